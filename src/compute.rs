@@ -1,0 +1,495 @@
+//! The computation of a document's amounts, in the order of decisions.md §3: line
+//! subtotals, line allowances and charges, line totals and taxes, VAT groups, document
+//! allowances and charges spread over the groups, group taxes, and the totals.
+//!
+//! Rounding (half away from zero, to the currency's minor unit) happens only at the
+//! points the decisions list: the subtotal, a rate allowance/charge, the line tax and
+//! the group tax. Everything else is exact, and every computed amount is checked
+//! against the 10^15 bound.
+
+use crate::allocation;
+use crate::error::ErrorCode;
+use crate::money::{within_limit, Currency};
+use crate::vat::VatCode;
+use rust_decimal::Decimal;
+use std::collections::HashMap;
+
+const HUNDRED: Decimal = Decimal::ONE_HUNDRED;
+
+/// Whether an allowance/charge takes off or adds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AllowanceKind {
+    /// A discount: taken off.
+    Allowance,
+    /// A surcharge: added.
+    Charge,
+}
+
+impl AllowanceKind {
+    /// The kind as written: `allowance` or `charge`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Allowance => "allowance",
+            Self::Charge => "charge",
+        }
+    }
+
+    /// The kind written `s`, if any.
+    pub fn parse(s: &str) -> Option<AllowanceKind> {
+        match s {
+            "allowance" => Some(Self::Allowance),
+            "charge" => Some(Self::Charge),
+            _ => None,
+        }
+    }
+}
+
+/// How an allowance/charge is expressed: exactly one of a fixed amount or a rate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AllowanceValue {
+    /// A fixed amount (> 0, at most the minor unit's decimals), taken in full.
+    Amount(Decimal),
+    /// A percentage (0 < rate ≤ 100, at most 4 decimals) of the line subtotal, or of the
+    /// document line total for a document-level one. Rates never compound.
+    Rate(Decimal),
+}
+
+/// An allowance (discount) or charge (surcharge), on a line or on the document.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AllowanceCharge {
+    /// Allowance or charge.
+    pub kind: AllowanceKind,
+    /// Fixed amount or rate.
+    pub value: AllowanceValue,
+    /// Free-text reason.
+    pub reason: Option<String>,
+    /// Reason code.
+    pub code: Option<String>,
+}
+
+/// What the computation reads of a line: quantity, price, VAT and the line's own
+/// allowances and charges.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LinePricing {
+    /// Quantity, negative allowed.
+    pub quantity: Decimal,
+    /// Price of one unit, before tax.
+    pub unit_price: Decimal,
+    /// VAT code.
+    pub vat_code: VatCode,
+    /// VAT rate in percent; `None` only for `not_subject` (an exempt line without a
+    /// rate is given 0 by validation).
+    pub vat_rate: Option<Decimal>,
+    /// The line's allowances and charges, in the order sent.
+    pub allowance_charges: Vec<AllowanceCharge>,
+}
+
+/// The computed amounts of one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineAmounts {
+    /// round(quantity × unit price).
+    pub subtotal: Decimal,
+    /// The amount of each of the line's allowances/charges, in order.
+    pub allowance_charges: Vec<Decimal>,
+    /// subtotal − allowances + charges.
+    pub total: Decimal,
+    /// round(total × rate / 100), 0 unless the code is taxed; informative only.
+    pub tax_amount: Decimal,
+}
+
+/// One VAT group: the lines of one (vat_code, vat_rate), in order of first appearance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VatGroup {
+    /// The group's VAT code.
+    pub vat_code: VatCode,
+    /// The group's rate as first written (`None` for not_subject).
+    pub vat_rate: Option<Decimal>,
+    /// Σ line totals of the group.
+    pub base: Decimal,
+    /// Σ of the document allowance shares the group carries.
+    pub allowance_total: Decimal,
+    /// Σ of the document charge shares the group carries.
+    pub charge_total: Decimal,
+    /// base − allowance shares + charge shares.
+    pub taxable_amount: Decimal,
+    /// round(taxable × rate / 100), 0 unless the code is taxed.
+    pub tax_amount: Decimal,
+}
+
+/// The computed amounts of one document-level allowance/charge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentAllowanceAmounts {
+    /// The amount: the fixed amount, or round(document line total × rate / 100).
+    pub amount: Decimal,
+    /// Its share on each VAT group, in the groups' order; they sum to `amount`.
+    pub shares: Vec<Decimal>,
+}
+
+/// Every amount of a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Computation {
+    /// The currency everything is rounded to.
+    pub currency: Currency,
+    /// Per line, in order.
+    pub lines: Vec<LineAmounts>,
+    /// The VAT groups, in order of first appearance.
+    pub groups: Vec<VatGroup>,
+    /// Per document allowance/charge, in order.
+    pub allowance_charges: Vec<DocumentAllowanceAmounts>,
+    /// Σ line totals (= Σ group bases).
+    pub line_total: Decimal,
+    /// Σ document allowances.
+    pub allowance_total: Decimal,
+    /// Σ document charges.
+    pub charge_total: Decimal,
+    /// Σ group taxable amounts.
+    pub tax_exclusive_amount: Decimal,
+    /// Σ group taxes.
+    pub tax_amount: Decimal,
+    /// tax_exclusive_amount + tax_amount.
+    pub total_amount: Decimal,
+}
+
+/// Where a computation error is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Position {
+    /// Line `i` (from 0).
+    Line(usize),
+    /// Allowance/charge `j` of line `i`.
+    LineAllowanceCharge(usize, usize),
+    /// Document allowance/charge `j`.
+    AllowanceCharge(usize),
+    /// The document allowances/charges as a whole.
+    AllowanceCharges,
+    /// The document as a whole (a group, a share, a total).
+    Document,
+}
+
+/// Why a document's amounts could not be computed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{code} at {position:?}: {message}")]
+pub struct ComputeError {
+    /// `amount_out_of_range`, `vat_group_not_positive` or `negative_total`.
+    pub code: ErrorCode,
+    /// Where.
+    pub position: Position,
+    /// What, in words.
+    pub message: String,
+    /// For `vat_group_not_positive`: the group.
+    pub group: Option<(VatCode, Option<Decimal>, Decimal)>,
+}
+
+impl ComputeError {
+    fn out_of_range(position: Position, what: &str, value: Option<Decimal>) -> Self {
+        let message = match value {
+            Some(v) => format!("{what} {v} reaches the 10^15 bound"),
+            None => format!("{what} reaches the 10^15 bound"),
+        };
+        Self {
+            code: ErrorCode::AmountOutOfRange,
+            position,
+            message,
+            group: None,
+        }
+    }
+}
+
+/// Checks a computed amount against the bound.
+fn bounded(value: Option<Decimal>, position: Position, what: &str) -> Result<Decimal, ComputeError> {
+    match value {
+        Some(v) if within_limit(v) => Ok(v),
+        other => Err(ComputeError::out_of_range(position, what, other)),
+    }
+}
+
+/// `base × rate / 100`, exact (rounded by the caller).
+fn percent(base: Decimal, rate: Decimal) -> Option<Decimal> {
+    base.checked_mul(rate)?.checked_div(HUNDRED)
+}
+
+/// Computes the amount of one allowance/charge on `base` (decisions.md §3 steps 2, 6).
+fn allowance_amount(currency: Currency, ac: &AllowanceCharge, base: Decimal, position: Position) -> Result<Decimal, ComputeError> {
+    let amount = match ac.value {
+        AllowanceValue::Amount(a) => Some(currency.round(a)),
+        AllowanceValue::Rate(r) => percent(base, r).map(|v| currency.round(v)),
+    };
+    bounded(amount, position, "allowance/charge amount")
+}
+
+/// Computes one line (decisions.md §3 steps 1-4).
+fn compute_line(currency: Currency, i: usize, line: &LinePricing) -> Result<LineAmounts, Vec<ComputeError>> {
+    let at = Position::Line(i);
+    let subtotal = bounded(
+        line.quantity.checked_mul(line.unit_price).map(|v| currency.round(v)),
+        at,
+        "line subtotal",
+    )
+    .map_err(|e| vec![e])?;
+    let mut errors = Vec::new();
+    let mut amounts = Vec::with_capacity(line.allowance_charges.len());
+    let mut total = Some(subtotal);
+    for (j, ac) in line.allowance_charges.iter().enumerate() {
+        match allowance_amount(currency, ac, subtotal, Position::LineAllowanceCharge(i, j)) {
+            Ok(a) => {
+                amounts.push(a);
+                total = total.and_then(|t| match ac.kind {
+                    AllowanceKind::Allowance => t.checked_sub(a),
+                    AllowanceKind::Charge => t.checked_add(a),
+                });
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let total = bounded(total, at, "line total").map_err(|e| vec![e])?;
+    let tax_amount = if line.vat_code.is_taxed() {
+        let rate = line.vat_rate.unwrap_or_default();
+        bounded(percent(total, rate).map(|v| currency.round(v)), at, "line tax").map_err(|e| vec![e])?
+    } else {
+        Decimal::new(0, currency.minor_unit())
+    };
+    Ok(LineAmounts {
+        subtotal,
+        allowance_charges: amounts,
+        total,
+        tax_amount,
+    })
+}
+
+/// Computes every amount of a document (decisions.md §3), or every error found.
+///
+/// Line errors are all reported; the document stage runs only when every line could
+/// be computed. The typed core has no limit on the number of lines or allowances
+/// (decisions.md §9): list limits belong to request validation.
+///
+/// ```
+/// use invoicing_core::compute::{compute, LinePricing};
+/// use invoicing_core::money::Currency;
+/// use invoicing_core::vat::VatCode;
+/// use rust_decimal::Decimal;
+/// let line = LinePricing {
+///     quantity: Decimal::new(2, 0),
+///     unit_price: Decimal::new(999, 2),
+///     vat_code: VatCode::Standard,
+///     vat_rate: Some(Decimal::new(21, 0)),
+///     allowance_charges: vec![],
+/// };
+/// let c = compute(Currency::EUR, &[line], &[]).unwrap();
+/// assert_eq!(c.lines[0].subtotal.to_string(), "19.98");
+/// assert_eq!(c.tax_amount.to_string(), "4.20");
+/// assert_eq!(c.total_amount.to_string(), "24.18");
+/// ```
+pub fn compute(currency: Currency, lines: &[LinePricing], allowance_charges: &[AllowanceCharge]) -> Result<Computation, Vec<ComputeError>> {
+    compute_iter(currency, lines.iter(), allowance_charges)
+}
+
+/// [`compute`] over any sequence of line pricings, so that callers holding richer line
+/// records need not copy them.
+pub fn compute_iter<'a, I>(currency: Currency, lines: I, allowance_charges: &[AllowanceCharge]) -> Result<Computation, Vec<ComputeError>>
+where
+    I: IntoIterator<Item = &'a LinePricing>,
+{
+    let zero = Decimal::new(0, currency.minor_unit());
+    let mut errors = Vec::new();
+    let mut line_amounts = Vec::new();
+    let mut groups: Vec<VatGroup> = Vec::new();
+    let mut group_index: HashMap<(VatCode, Option<Decimal>), usize> = HashMap::new();
+    let mut group_of_line = Vec::new();
+    for (i, line) in lines.into_iter().enumerate() {
+        match compute_line(currency, i, line) {
+            Ok(amounts) => {
+                if errors.is_empty() {
+                    // decisions.md §3.5: group by (vat_code, vat_rate), rates compared as numbers
+                    let key = (line.vat_code, line.vat_rate.map(|r| r.normalize()));
+                    let g = *group_index.entry(key).or_insert_with(|| {
+                        groups.push(VatGroup {
+                            vat_code: line.vat_code,
+                            vat_rate: line.vat_rate,
+                            base: zero,
+                            allowance_total: zero,
+                            charge_total: zero,
+                            taxable_amount: zero,
+                            tax_amount: zero,
+                        });
+                        groups.len() - 1
+                    });
+                    group_of_line.push(g);
+                    line_amounts.push(amounts);
+                }
+            }
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut line_total = Some(zero);
+    for (amounts, &g) in line_amounts.iter().zip(&group_of_line) {
+        let group = &mut groups[g];
+        group.base = group.base.checked_add(amounts.total).unwrap_or(Decimal::MAX);
+        line_total = line_total.and_then(|t| t.checked_add(amounts.total));
+    }
+    for group in &groups {
+        if !within_limit(group.base) {
+            errors.push(ComputeError::out_of_range(Position::Document, "vat group base", Some(group.base)));
+        }
+    }
+    let line_total = match bounded(line_total, Position::Document, "document line total") {
+        Ok(t) => t,
+        Err(e) => {
+            errors.push(e);
+            zero
+        }
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    // decisions.md §3.6: document allowances and charges, spread over the groups
+    let mut doc_amounts = Vec::with_capacity(allowance_charges.len());
+    if !allowance_charges.is_empty() {
+        for g in &groups {
+            if g.base <= Decimal::ZERO {
+                let rate = g.vat_rate.map_or_else(|| "none".to_owned(), |r| r.to_string());
+                errors.push(ComputeError {
+                    code: ErrorCode::VatGroupNotPositive,
+                    position: Position::AllowanceCharges,
+                    message: format!(
+                        "the vat group {} at rate {rate} totals {}, not a positive amount: put the discount or charge on the lines",
+                        g.vat_code, g.base
+                    ),
+                    group: Some((g.vat_code, g.vat_rate, g.base)),
+                });
+            }
+        }
+        let mut amounts = Vec::with_capacity(allowance_charges.len());
+        for (j, ac) in allowance_charges.iter().enumerate() {
+            match allowance_amount(currency, ac, line_total, Position::AllowanceCharge(j)) {
+                Ok(a) => amounts.push(a),
+                Err(e) => errors.push(e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let weights: Vec<i128> = groups
+            .iter()
+            .map(|g| currency.to_minor_units(g.base).unwrap_or(0))
+            .collect();
+        for (ac, amount) in allowance_charges.iter().zip(amounts) {
+            let units = currency.to_minor_units(amount).unwrap_or(-1);
+            let shares = allocation::allocate(units, &weights)
+                .ok()
+                .and_then(|s| s.into_iter().map(|u| currency.from_minor_units(u)).collect::<Option<Vec<_>>>())
+                .ok_or_else(|| vec![ComputeError::out_of_range(Position::Document, "allowance/charge share", None)])?;
+            for (group, share) in groups.iter_mut().zip(&shares) {
+                let slot = match ac.kind {
+                    AllowanceKind::Allowance => &mut group.allowance_total,
+                    AllowanceKind::Charge => &mut group.charge_total,
+                };
+                *slot = slot.checked_add(*share).unwrap_or(Decimal::MAX);
+            }
+            doc_amounts.push(DocumentAllowanceAmounts { amount, shares });
+        }
+    }
+
+    // decisions.md §3.7-8: group taxable and tax, totals
+    let mut tax_exclusive = Some(zero);
+    let mut tax_total = Some(zero);
+    for group in &mut groups {
+        let taxable = group
+            .base
+            .checked_sub(group.allowance_total)
+            .and_then(|v| v.checked_add(group.charge_total));
+        let taxable = bounded(taxable, Position::Document, "vat group taxable amount").map_err(|e| vec![e])?;
+        let tax = if group.vat_code.is_taxed() {
+            let rate = group.vat_rate.unwrap_or_default();
+            bounded(percent(taxable, rate).map(|v| currency.round(v)), Position::Document, "vat group tax").map_err(|e| vec![e])?
+        } else {
+            zero
+        };
+        group.taxable_amount = taxable;
+        group.tax_amount = tax;
+        tax_exclusive = tax_exclusive.and_then(|t| t.checked_add(taxable));
+        tax_total = tax_total.and_then(|t| t.checked_add(tax));
+    }
+    let tax_exclusive_amount = bounded(tax_exclusive, Position::Document, "tax exclusive amount").map_err(|e| vec![e])?;
+    let tax_amount = bounded(tax_total, Position::Document, "tax amount").map_err(|e| vec![e])?;
+    let total_amount = bounded(tax_exclusive_amount.checked_add(tax_amount), Position::Document, "total amount").map_err(|e| vec![e])?;
+    // decisions.md §3.9: a negative total is refused
+    if total_amount < Decimal::ZERO {
+        return Err(vec![ComputeError {
+            code: ErrorCode::NegativeTotal,
+            position: Position::Document,
+            message: format!("the total amount {total_amount} is negative: issue a credit note instead"),
+            group: None,
+        }]);
+    }
+    let sum = |kind: AllowanceKind| {
+        allowance_charges
+            .iter()
+            .zip(&doc_amounts)
+            .filter(|(ac, _)| ac.kind == kind)
+            .fold(zero, |acc, (_, a)| acc + a.amount)
+    };
+    Ok(Computation {
+        currency,
+        lines: line_amounts,
+        allowance_total: sum(AllowanceKind::Allowance),
+        charge_total: sum(AllowanceKind::Charge),
+        groups,
+        allowance_charges: doc_amounts,
+        line_total,
+        tax_exclusive_amount,
+        tax_amount,
+        total_amount,
+    })
+}
+
+/// The payment status of a document (decisions.md §3.10): nothing paid is `unpaid`,
+/// less than the total `partial`, the whole (positive) total `paid`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PaymentStatus {
+    /// Nothing paid.
+    Unpaid,
+    /// Part paid.
+    Partial,
+    /// All paid.
+    Paid,
+    /// Not known.
+    Unknown,
+}
+
+impl PaymentStatus {
+    /// The status of `paid` against `total`: 0 → unpaid; 0 < paid < total → partial;
+    /// paid ≥ total > 0 → paid. (A paid amount above the total is refused on create and
+    /// PATCH; a back-office `SET` may still store one, which reads as paid.)
+    pub fn derive(paid: Decimal, total: Decimal) -> PaymentStatus {
+        if paid <= Decimal::ZERO {
+            Self::Unpaid
+        } else if paid < total {
+            Self::Partial
+        } else {
+            Self::Paid
+        }
+    }
+
+    /// The status as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Unpaid => "unpaid",
+            Self::Partial => "partial",
+            Self::Paid => "paid",
+            Self::Unknown => "unknown",
+        }
+    }
+
+    /// The status written `s`, if any.
+    pub fn parse(s: &str) -> Option<PaymentStatus> {
+        [Self::Unpaid, Self::Partial, Self::Paid, Self::Unknown]
+            .into_iter()
+            .find(|p| p.as_str() == s)
+    }
+}

@@ -1,0 +1,396 @@
+//! Errors: the stable codes, the `{loc, msg, type, input, ctx}` entries of a request's
+//! answer, and the HTTP status each code answers with (decisions.md §8).
+
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// A stable, machine-readable error code: the `type` of a [`ValidationError`].
+///
+/// The string form ([`ErrorCode::as_str`]) is part of the contract and never changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// The body is not JSON.
+    JsonInvalid,
+    /// An object was expected.
+    DictType,
+    /// A list was expected.
+    ListType,
+    /// A string was expected.
+    StringType,
+    /// A boolean was expected.
+    BoolType,
+    /// A decimal number was expected.
+    DecimalParsing,
+    /// A boolean text was expected.
+    BoolParsing,
+    /// A `YYYY-MM-DD` date was expected.
+    DateParsing,
+    /// A required field or query parameter is absent.
+    Missing,
+    /// An unknown key.
+    ExtraForbidden,
+    /// A derived field was sent.
+    DerivedField,
+    /// null on a PATCH field that cannot be empty.
+    NullNotAllowed,
+    /// A read-only field was changed.
+    ReadOnly,
+    /// A literal value other than the one allowed.
+    LiteralError,
+    /// A value outside its closed set.
+    Enum,
+    /// A string longer than its limit, counted in characters.
+    StringTooLong,
+    /// A list shorter than its limit.
+    TooShort,
+    /// A list longer than its limit.
+    TooLong,
+    /// A string that does not match its pattern.
+    StringPatternMismatch,
+    /// A number not above its lower bound.
+    GreaterThan,
+    /// A number below its lower bound.
+    GreaterThanEqual,
+    /// A number above its upper bound.
+    LessThanEqual,
+    /// A number with more decimals than allowed.
+    DecimalMaxPlaces,
+    /// A date after today.
+    DateInFuture,
+    /// period_start after period_end (BR-29).
+    PeriodEndBeforeStart,
+    /// A currency that is not supported.
+    CurrencyNotSupported,
+    /// A standard line without a VAT rate.
+    VatRateRequired,
+    /// A VAT rate where the code allows none (or only 0).
+    VatRateNotAllowed,
+    /// A reserved legacy VAT code on input.
+    VatCodeReserved,
+    /// An allowance/charge without exactly one of amount and rate.
+    AmountOrRate,
+    /// A relation id that does not resolve.
+    RelationNotFound,
+    /// A journal id that does not resolve.
+    JournalNotFound,
+    /// A delivery location id that does not resolve.
+    DeliveryLocationNotFound,
+    /// No journal given and no default journal for the category.
+    NoDefaultJournal,
+    /// The journal's category does not fit the type.
+    JournalCategoryMismatch,
+    /// A delivery location of another relation.
+    DeliveryLocationRelationMismatch,
+    /// A self-billing type on a company without self-billing.
+    SelfBillingDisabled,
+    /// A computed amount whose magnitude reaches 10^15.
+    AmountOutOfRange,
+    /// A negative document total.
+    NegativeTotal,
+    /// A VAT group whose base is not positive while document allowances/charges exist.
+    VatGroupNotPositive,
+    /// paid_amount above total_amount.
+    PaidAmountAboveTotal,
+    /// issue_date outside the window its number was drawn in.
+    IssueDateOutsideNumberWindow,
+    /// A change to a locked document.
+    DocumentLocked,
+    /// A change to a deleted document.
+    DocumentDeleted,
+    /// A send with no channel asked for.
+    NoChannel,
+    /// A send of a type Peppol does not carry.
+    NotPeppolType,
+    /// A send of a document that has already left.
+    AlreadySent,
+    /// A send that could not be started.
+    SendFailed,
+    /// No credentials.
+    NotAuthenticated,
+    /// An unknown token.
+    InvalidToken,
+    /// A wrong client pair.
+    InvalidClient,
+    /// A permission is missing.
+    PermissionDenied,
+    /// An unknown id in the path, or an unknown path.
+    NotFound,
+    /// A known path with a method it does not take.
+    MethodNotAllowed,
+    /// An endpoint of the interface the crate does not offer.
+    NotImplemented,
+}
+
+impl ErrorCode {
+    /// The stable string of the code, as written in `type`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::JsonInvalid => "json_invalid",
+            Self::DictType => "dict_type",
+            Self::ListType => "list_type",
+            Self::StringType => "string_type",
+            Self::BoolType => "bool_type",
+            Self::DecimalParsing => "decimal_parsing",
+            Self::BoolParsing => "bool_parsing",
+            Self::DateParsing => "date_parsing",
+            Self::Missing => "missing",
+            Self::ExtraForbidden => "extra_forbidden",
+            Self::DerivedField => "derived_field",
+            Self::NullNotAllowed => "null_not_allowed",
+            Self::ReadOnly => "read_only",
+            Self::LiteralError => "literal_error",
+            Self::Enum => "enum",
+            Self::StringTooLong => "string_too_long",
+            Self::TooShort => "too_short",
+            Self::TooLong => "too_long",
+            Self::StringPatternMismatch => "string_pattern_mismatch",
+            Self::GreaterThan => "greater_than",
+            Self::GreaterThanEqual => "greater_than_equal",
+            Self::LessThanEqual => "less_than_equal",
+            Self::DecimalMaxPlaces => "decimal_max_places",
+            Self::DateInFuture => "date_in_future",
+            Self::PeriodEndBeforeStart => "period_end_before_start",
+            Self::CurrencyNotSupported => "currency_not_supported",
+            Self::VatRateRequired => "vat_rate_required",
+            Self::VatRateNotAllowed => "vat_rate_not_allowed",
+            Self::VatCodeReserved => "vat_code_reserved",
+            Self::AmountOrRate => "amount_or_rate",
+            Self::RelationNotFound => "relation_not_found",
+            Self::JournalNotFound => "journal_not_found",
+            Self::DeliveryLocationNotFound => "delivery_location_not_found",
+            Self::NoDefaultJournal => "no_default_journal",
+            Self::JournalCategoryMismatch => "journal_category_mismatch",
+            Self::DeliveryLocationRelationMismatch => "delivery_location_relation_mismatch",
+            Self::SelfBillingDisabled => "self_billing_disabled",
+            Self::AmountOutOfRange => "amount_out_of_range",
+            Self::NegativeTotal => "negative_total",
+            Self::VatGroupNotPositive => "vat_group_not_positive",
+            Self::PaidAmountAboveTotal => "paid_amount_above_total",
+            Self::IssueDateOutsideNumberWindow => "issue_date_outside_number_window",
+            Self::DocumentLocked => "document_locked",
+            Self::DocumentDeleted => "document_deleted",
+            Self::NoChannel => "no_channel",
+            Self::NotPeppolType => "not_peppol_type",
+            Self::AlreadySent => "already_sent",
+            Self::SendFailed => "send_failed",
+            Self::NotAuthenticated => "not_authenticated",
+            Self::InvalidToken => "invalid_token",
+            Self::InvalidClient => "invalid_client",
+            Self::PermissionDenied => "permission_denied",
+            Self::NotFound => "not_found",
+            Self::MethodNotAllowed => "method_not_allowed",
+            Self::NotImplemented => "not_implemented",
+        }
+    }
+
+    /// The HTTP status this code answers with (decisions.md §8).
+    pub fn status(self) -> u16 {
+        match self {
+            Self::NotAuthenticated | Self::InvalidToken | Self::InvalidClient => 401,
+            Self::PermissionDenied => 403,
+            Self::NotFound => 404,
+            Self::MethodNotAllowed => 405,
+            Self::NotImplemented => 501,
+            _ => 422,
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One step of an error's location: an object key or a list index (from 0).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum LocItem {
+    /// An object key, or a section such as `body`, `query`, `path`.
+    Key(String),
+    /// A list index, counted from 0.
+    Index(usize),
+}
+
+impl From<&str> for LocItem {
+    fn from(s: &str) -> Self {
+        Self::Key(s.to_owned())
+    }
+}
+
+impl From<usize> for LocItem {
+    fn from(i: usize) -> Self {
+        Self::Index(i)
+    }
+}
+
+/// Where an error is: a path such as `["body", "lines", 3, "quantity"]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Loc(pub Vec<LocItem>);
+
+impl Loc {
+    /// A location made of a single key, such as `body`.
+    pub fn root(key: &str) -> Self {
+        Self(vec![LocItem::from(key)])
+    }
+
+    /// This location followed by one object key.
+    #[must_use]
+    pub fn key(&self, key: &str) -> Self {
+        let mut v = self.0.clone();
+        v.push(LocItem::from(key));
+        Self(v)
+    }
+
+    /// This location followed by one list index.
+    #[must_use]
+    pub fn index(&self, i: usize) -> Self {
+        let mut v = self.0.clone();
+        v.push(LocItem::Index(i));
+        Self(v)
+    }
+
+    /// The location as a JSON array of strings and integers.
+    pub fn to_json(&self) -> Value {
+        Value::Array(
+            self.0
+                .iter()
+                .map(|item| match item {
+                    LocItem::Key(k) => Value::String(k.clone()),
+                    LocItem::Index(i) => Value::from(*i),
+                })
+                .collect(),
+        )
+    }
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (n, item) in self.0.iter().enumerate() {
+            if n > 0 {
+                f.write_str(".")?;
+            }
+            match item {
+                LocItem::Key(k) => f.write_str(k)?,
+                LocItem::Index(i) => write!(f, "{i}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One entry of an error answer: where, what, which code, and optionally the input
+/// that was refused and a context object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValidationError {
+    /// Where the error is.
+    pub loc: Loc,
+    /// A human-readable message: lowercase, no trailing period.
+    pub msg: String,
+    /// The stable code.
+    pub code: ErrorCode,
+    /// The refused input, where useful.
+    pub input: Option<Value>,
+    /// Extra facts (a limit, a document id), where useful.
+    pub ctx: Option<Value>,
+}
+
+impl ValidationError {
+    /// A new error without input or context.
+    pub fn new(code: ErrorCode, loc: Loc, msg: impl Into<String>) -> Self {
+        Self {
+            loc,
+            msg: msg.into(),
+            code,
+            input: None,
+            ctx: None,
+        }
+    }
+
+    /// The same error carrying the refused input.
+    #[must_use]
+    pub fn with_input(mut self, input: &Value) -> Self {
+        self.input = Some(input.clone());
+        self
+    }
+
+    /// The same error carrying a context object.
+    #[must_use]
+    pub fn with_ctx(mut self, ctx: Value) -> Self {
+        self.ctx = Some(ctx);
+        self
+    }
+
+    /// The entry as a JSON object `{type, loc, msg, input?, ctx?}`.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("type".into(), Value::String(self.code.as_str().into()));
+        m.insert("loc".into(), self.loc.to_json());
+        m.insert("msg".into(), Value::String(self.msg.clone()));
+        if let Some(input) = &self.input {
+            m.insert("input".into(), input.clone());
+        }
+        if let Some(ctx) = &self.ctx {
+            m.insert("ctx".into(), ctx.clone());
+        }
+        Value::Object(m)
+    }
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at {}: {}", self.code, self.loc, self.msg)
+    }
+}
+
+/// A refused request: its HTTP status and every error found, in one answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{status}: {}", .errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+pub struct ApiError {
+    /// The HTTP status: the status of the first error's code.
+    pub status: u16,
+    /// Every error of the request (never empty).
+    pub errors: Vec<ValidationError>,
+}
+
+impl ApiError {
+    /// An answer made of these errors; its status is the first error's.
+    ///
+    /// An empty list is turned into a single `not_found` at `[]`, so that an
+    /// `ApiError` never claims a failure without saying what it is.
+    pub fn new(mut errors: Vec<ValidationError>) -> Self {
+        if errors.is_empty() {
+            errors.push(ValidationError::new(
+                ErrorCode::NotFound,
+                Loc::default(),
+                "no error was given",
+            ));
+        }
+        let status = errors[0].code.status();
+        Self { status, errors }
+    }
+
+    /// An answer made of one error.
+    pub fn one(code: ErrorCode, loc: Loc, msg: impl Into<String>) -> Self {
+        Self::new(vec![ValidationError::new(code, loc, msg)])
+    }
+
+    /// The body `{"detail": [...]}`.
+    pub fn body(&self) -> Value {
+        let detail = self.errors.iter().map(ValidationError::to_json).collect();
+        let mut m = Map::new();
+        m.insert("detail".into(), Value::Array(detail));
+        Value::Object(m)
+    }
+
+    /// Whether any of the errors has this code.
+    pub fn has(&self, code: ErrorCode) -> bool {
+        self.errors.iter().any(|e| e.code == code)
+    }
+}
+
+impl From<ValidationError> for ApiError {
+    fn from(e: ValidationError) -> Self {
+        Self::new(vec![e])
+    }
+}

@@ -1,0 +1,13 @@
+//! Invoicing core (work in progress).
+#![forbid(unsafe_code)]
+
+pub mod allocation;
+pub mod compute;
+pub mod error;
+mod iso4217;
+pub mod money;
+pub mod number;
+pub mod numbering;
+pub mod remittance;
+pub mod terms;
+pub mod vat;

@@ -1,0 +1,240 @@
+//! Money: currencies with their ISO 4217 minor units, rounding half away from zero to
+//! the minor unit, the 10^15 bound on computed amounts, and how amounts are written.
+//!
+//! The minor units come from one table of ours ([`crate::iso4217`]): a plain sorted list
+//! of the active codes is easier to check against the standard than a dependency whose
+//! release cadence and idea of "active" we do not control (decisions.md §2).
+
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde_json::{Number, Value};
+use std::fmt;
+
+/// The bound on every computed amount: a magnitude that reaches it is refused
+/// (`amount_out_of_range`, decisions.md §2).
+pub const AMOUNT_LIMIT: Decimal = Decimal::from_parts(0xA4C6_8000, 0x0003_8D7E, 0, false, 0);
+
+/// An active ISO 4217 currency that has a minor unit.
+///
+/// Built only through [`Currency::from_code`], so a `Currency` is always supported by
+/// the standard (`XAU`, `XDR`, `XXX` and other codes without a minor unit are not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Currency {
+    code: &'static str,
+    minor_unit: u32,
+}
+
+impl Currency {
+    /// The euro, the default currency of a document.
+    pub const EUR: Currency = Currency {
+        code: "EUR",
+        minor_unit: 2,
+    };
+
+    /// The currency of an active ISO 4217 code, written exactly (upper case).
+    ///
+    /// ```
+    /// use invoicing_core::money::Currency;
+    /// assert_eq!(Currency::from_code("JPY").map(|c| c.minor_unit()), Some(0));
+    /// assert_eq!(Currency::from_code("KWD").map(|c| c.minor_unit()), Some(3));
+    /// assert!(Currency::from_code("eur").is_none());
+    /// assert!(Currency::from_code("XAU").is_none());
+    /// ```
+    pub fn from_code(code: &str) -> Option<Currency> {
+        let table = crate::iso4217::CURRENCIES;
+        table
+            .binary_search_by(|(c, _)| (*c).cmp(code))
+            .ok()
+            .map(|i| Currency {
+                code: table[i].0,
+                minor_unit: table[i].1,
+            })
+    }
+
+    /// Every supported currency, sorted by code.
+    pub fn all() -> impl Iterator<Item = Currency> {
+        crate::iso4217::CURRENCIES
+            .iter()
+            .map(|&(code, minor_unit)| Currency { code, minor_unit })
+    }
+
+    /// The ISO 4217 code.
+    pub fn code(self) -> &'static str {
+        self.code
+    }
+
+    /// The number of decimals of the minor unit (EUR 2, JPY 0, KWD 3).
+    pub fn minor_unit(self) -> u32 {
+        self.minor_unit
+    }
+
+    /// Rounds half away from zero to the minor unit: `0.125 → 0.13`, `-0.125 → -0.13`,
+    /// `4.1958 → 4.20`. The result carries exactly the minor unit's scale and is never
+    /// negative zero.
+    ///
+    /// ```
+    /// use invoicing_core::money::Currency;
+    /// use rust_decimal::Decimal;
+    /// let eur = Currency::EUR;
+    /// assert_eq!(eur.round("-0.125".parse::<Decimal>().unwrap()).to_string(), "-0.13");
+    /// assert_eq!(eur.round("-0.004".parse::<Decimal>().unwrap()).to_string(), "0.00");
+    /// ```
+    pub fn round(self, value: Decimal) -> Decimal {
+        let mut r = value.round_dp_with_strategy(self.minor_unit, RoundingStrategy::MidpointAwayFromZero);
+        if r.is_zero() {
+            r = Decimal::ZERO;
+        }
+        r.rescale(self.minor_unit);
+        r
+    }
+
+    /// Whether the value has at most the minor unit's decimals, trailing zeros aside
+    /// (`10.000` has 0 decimals).
+    pub fn fits_minor_unit(self, value: Decimal) -> bool {
+        value.normalize().scale() <= self.minor_unit
+    }
+
+    /// The amount written with exactly the minor unit's decimals (`121.00`, JPY `1210`,
+    /// KWD `1.250`), never `-0.00`. The value is rounded first if it has more decimals.
+    pub fn format(self, value: Decimal) -> String {
+        self.round(value).to_string()
+    }
+
+    /// The amount as a JSON number written with exactly the minor unit's decimals.
+    pub fn to_json(self, value: Decimal) -> Value {
+        number_value(&self.format(value))
+    }
+
+    /// The amount in minor units (`12.34 EUR → 1234`), if it has at most the minor
+    /// unit's decimals.
+    pub fn to_minor_units(self, value: Decimal) -> Option<i128> {
+        if !self.fits_minor_unit(value) {
+            return None;
+        }
+        let mut v = value;
+        v.rescale(self.minor_unit);
+        if v.scale() != self.minor_unit {
+            return None;
+        }
+        Some(v.mantissa())
+    }
+
+    /// The amount of so many minor units (`1234 → 12.34 EUR`), if it fits a decimal.
+    pub fn from_minor_units(self, units: i128) -> Option<Decimal> {
+        let mut d = Decimal::try_from_i128_with_scale(units, self.minor_unit).ok()?;
+        if d.is_zero() {
+            d = Decimal::new(0, self.minor_unit);
+        }
+        Some(d)
+    }
+}
+
+impl fmt::Display for Currency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code)
+    }
+}
+
+/// Whether a computed amount stays within the bound: its magnitude is below 10^15.
+pub fn within_limit(value: Decimal) -> bool {
+    value.abs() < AMOUNT_LIMIT
+}
+
+/// A JSON number written exactly as this decimal text (`12.50` stays `12.50`).
+///
+/// The text must be a valid JSON number; decimals printed by `rust_decimal` always are.
+pub fn number_value(text: &str) -> Value {
+    text.parse::<Number>().map_or(Value::Null, Value::Number)
+}
+
+/// A decimal as a JSON number keeping its scale (`12.50`, `100`), for the values that
+/// are echoed as sent: quantities, prices and rates.
+pub fn decimal_value(value: Decimal) -> Value {
+    let v = if value.is_zero() && value.is_sign_negative() {
+        let mut z = Decimal::ZERO;
+        z.rescale(value.scale());
+        z
+    } else {
+        value
+    };
+    number_value(&v.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Decimal {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn limit_is_ten_to_the_fifteen() {
+        // decisions.md §2: the 10^15 bound
+        assert_eq!(AMOUNT_LIMIT, d("1000000000000000"));
+        assert!(within_limit(d("999999999999999.99")));
+        assert!(!within_limit(d("1000000000000000")));
+        assert!(!within_limit(d("-1000000000000000")));
+    }
+
+    #[test]
+    fn rounding_is_half_away_from_zero() {
+        // decisions.md §2: half away from zero to the minor unit
+        let eur = Currency::EUR;
+        assert_eq!(eur.round(d("0.125")).to_string(), "0.13");
+        assert_eq!(eur.round(d("-0.125")).to_string(), "-0.13");
+        assert_eq!(eur.round(d("0.135")).to_string(), "0.14");
+        assert_eq!(eur.round(d("4.1958")).to_string(), "4.20");
+        assert_eq!(eur.round(d("0.12499999")).to_string(), "0.12");
+        let jpy = Currency::from_code("JPY").unwrap();
+        assert_eq!(jpy.round(d("2.5")).to_string(), "3");
+        assert_eq!(jpy.round(d("-2.5")).to_string(), "-3");
+        let kwd = Currency::from_code("KWD").unwrap();
+        assert_eq!(kwd.round(d("1.2345")).to_string(), "1.235");
+    }
+
+    #[test]
+    fn amounts_are_written_with_the_minor_unit_and_never_negative_zero() {
+        // decisions.md §2: 121.00; JPY 1210; KWD 1.250; never -0.00
+        assert_eq!(Currency::EUR.format(d("121")), "121.00");
+        assert_eq!(Currency::from_code("JPY").unwrap().format(d("1210")), "1210");
+        assert_eq!(Currency::from_code("KWD").unwrap().format(d("1.25")), "1.250");
+        assert_eq!(Currency::EUR.format(d("-0.001")), "0.00");
+        assert_eq!(Currency::EUR.format(d("-0.00")), "0.00");
+        assert_eq!(Currency::EUR.to_json(d("4.2")).to_string(), "4.20");
+    }
+
+    #[test]
+    fn decimal_places_are_counted_on_the_value() {
+        // decisions.md §2: 10.000 is an amount with 0 decimals
+        assert!(Currency::EUR.fits_minor_unit(d("10.000")));
+        assert!(Currency::EUR.fits_minor_unit(d("10.010")));
+        assert!(!Currency::EUR.fits_minor_unit(d("10.001")));
+    }
+
+    #[test]
+    fn minor_units_round_trip() {
+        let eur = Currency::EUR;
+        assert_eq!(eur.to_minor_units(d("12.34")), Some(1234));
+        assert_eq!(eur.to_minor_units(d("12.345")), None);
+        assert_eq!(eur.to_minor_units(d("-0.5")), Some(-50));
+        assert_eq!(eur.from_minor_units(1234).unwrap().to_string(), "12.34");
+        assert_eq!(eur.from_minor_units(0).unwrap().to_string(), "0.00");
+    }
+
+    #[test]
+    fn codes_are_exact_and_upper_case() {
+        // decisions.md §2: the code must be sent exactly (upper case)
+        assert!(Currency::from_code("EUR").is_some());
+        assert!(Currency::from_code("Eur").is_none());
+        assert!(Currency::from_code(" EUR").is_none());
+        assert!(Currency::from_code("XXX").is_none());
+        assert!(Currency::from_code("XDR").is_none());
+    }
+
+    #[test]
+    fn echoed_decimals_keep_their_scale() {
+        assert_eq!(decimal_value(d("12.50")).to_string(), "12.50");
+        assert_eq!(decimal_value(d("100")).to_string(), "100");
+        assert_eq!(decimal_value(d("-0.0")).to_string(), "0.0");
+    }
+}

@@ -1,0 +1,177 @@
+//! Numbering: journal categories, the window a journal's counter restarts in, the
+//! document number drawn in it, and the issue-date window of a numbered document
+//! (decisions.md §5, §6).
+
+use chrono::{Datelike, NaiveDate};
+use std::fmt;
+
+/// The category of a journal; each document type is booked in one category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum JournalCategory {
+    /// Sales invoices.
+    SalesInvoice,
+    /// Sales credit notes.
+    SalesCredit,
+    /// Purchase (self-billing) invoices.
+    PurchasesInvoice,
+    /// Purchase (self-billing) credit notes.
+    PurchasesCredit,
+    /// Proforma invoices.
+    Proforma,
+}
+
+impl JournalCategory {
+    /// Every category.
+    pub const ALL: [JournalCategory; 5] = [
+        Self::SalesInvoice,
+        Self::SalesCredit,
+        Self::PurchasesInvoice,
+        Self::PurchasesCredit,
+        Self::Proforma,
+    ];
+
+    /// The category as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::SalesInvoice => "sales_invoice",
+            Self::SalesCredit => "sales_credit",
+            Self::PurchasesInvoice => "purchases_invoice",
+            Self::PurchasesCredit => "purchases_credit",
+            Self::Proforma => "proforma",
+        }
+    }
+
+    /// The category written `s`, if any.
+    pub fn parse(s: &str) -> Option<JournalCategory> {
+        Self::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+}
+
+impl fmt::Display for JournalCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// When a journal's numbering counter restarts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Numbering {
+    /// Never: one sequence for all time, numbers `{prefix}{seq:06}`.
+    Never,
+    /// Every month: numbers `{prefix}{YYYY}{MM}-{seq:04}`.
+    Monthly,
+    /// Every year: numbers `{prefix}{YYYY}-{seq:04}`.
+    Yearly,
+}
+
+impl Numbering {
+    /// The numbering as written: `never`, `monthly`, `yearly`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Never => "never",
+            Self::Monthly => "monthly",
+            Self::Yearly => "yearly",
+        }
+    }
+
+    /// The numbering written `s`, if any.
+    pub fn parse(s: &str) -> Option<Numbering> {
+        [Self::Never, Self::Monthly, Self::Yearly].into_iter().find(|n| n.as_str() == s)
+    }
+
+    /// The window of the counter that holds `date`.
+    pub fn window(self, date: NaiveDate) -> Window {
+        match self {
+            Self::Never => Window::Always,
+            Self::Yearly => Window::Year(date.year()),
+            Self::Monthly => Window::Month(date.year(), date.month()),
+        }
+    }
+
+    /// The number drawn as sequence `seq` in the window of `date`.
+    ///
+    /// ```
+    /// use invoicing_core::numbering::Numbering;
+    /// use chrono::NaiveDate;
+    /// let d = NaiveDate::from_ymd_opt(2026, 3, 9).unwrap();
+    /// assert_eq!(Numbering::Never.number("P", d, 96), "P000096");
+    /// assert_eq!(Numbering::Yearly.number("INV", d, 1), "INV2026-0001");
+    /// assert_eq!(Numbering::Monthly.number("M", d, 12), "M202603-0012");
+    /// ```
+    pub fn number(self, prefix: &str, date: NaiveDate, seq: u64) -> String {
+        match self {
+            Self::Never => format!("{prefix}{seq:06}"),
+            Self::Yearly => format!("{prefix}{:04}-{seq:04}", date.year()),
+            Self::Monthly => format!("{prefix}{:04}{:02}-{seq:04}", date.year(), date.month()),
+        }
+    }
+
+    /// Whether a document numbered in the window of `numbered_on` may carry
+    /// `issue_date`: any date when the counter never restarts, else a date of the
+    /// same year (yearly) or the same month (monthly) (decisions.md §6).
+    pub fn keeps_window(self, numbered_on: NaiveDate, issue_date: NaiveDate) -> bool {
+        self.window(numbered_on) == self.window(issue_date)
+    }
+}
+
+impl fmt::Display for Numbering {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The stretch of time one run of a journal's counter covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Window {
+    /// The counter never restarts.
+    Always,
+    /// One calendar year.
+    Year(i32),
+    /// One calendar month (year, month 1-12).
+    Month(i32, u32),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn numbers_follow_the_window_format() {
+        // decisions.md §5: never {prefix}{seq:06}, yearly {prefix}{YYYY}-{seq:04},
+        // monthly {prefix}{YYYY}{MM}-{seq:04}
+        assert_eq!(Numbering::Never.number("B", d("2026-11-21"), 5), "B000005");
+        assert_eq!(Numbering::Yearly.number("INV", d("2026-11-21"), 1), "INV2026-0001");
+        assert_eq!(Numbering::Monthly.number("INV", d("2026-01-05"), 37), "INV202601-0037");
+        assert_eq!(Numbering::Never.number("", d("2026-11-21"), 1_234_567), "1234567");
+        assert_eq!(Numbering::Yearly.number("X", d("2026-11-21"), 12345), "X2026-12345");
+    }
+
+    #[test]
+    fn issue_date_window_on_month_and_year_boundaries() {
+        // decisions.md §6: never: any date; yearly: same year; monthly: same month
+        let n = d("2024-02-29");
+        assert!(Numbering::Never.keeps_window(n, d("1999-01-01")));
+        assert!(Numbering::Yearly.keeps_window(n, d("2024-01-01")));
+        assert!(Numbering::Yearly.keeps_window(n, d("2024-12-31")));
+        assert!(!Numbering::Yearly.keeps_window(n, d("2023-12-31")));
+        assert!(!Numbering::Yearly.keeps_window(n, d("2025-01-01")));
+        assert!(Numbering::Monthly.keeps_window(n, d("2024-02-01")));
+        assert!(!Numbering::Monthly.keeps_window(n, d("2024-01-31")));
+        assert!(!Numbering::Monthly.keeps_window(n, d("2024-03-01")));
+        assert!(!Numbering::Monthly.keeps_window(n, d("2023-02-28")));
+    }
+
+    #[test]
+    fn categories_and_numberings_parse() {
+        for c in JournalCategory::ALL {
+            assert_eq!(JournalCategory::parse(c.as_str()), Some(c));
+        }
+        assert_eq!(JournalCategory::parse("sales"), None);
+        assert_eq!(Numbering::parse("yearly"), Some(Numbering::Yearly));
+        assert_eq!(Numbering::parse("weekly"), None);
+    }
+}

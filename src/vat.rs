@@ -1,0 +1,172 @@
+//! VAT codes: which rate each takes, its UNCL 5305 category, and the exemption
+//! mention (text and VATEX code) an exempt VAT group carries (decisions.md §4).
+
+use std::fmt;
+
+/// The VAT treatment of a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VatCode {
+    /// Taxed at a positive rate.
+    Standard,
+    /// Zero-rated: taxed at 0 %.
+    ZeroRated,
+    /// Exempt from VAT.
+    Exempted,
+    /// VAT reverse charge: the buyer accounts for it.
+    ReverseCharge,
+    /// Intra-Community supply of goods or services.
+    IntraCommunity,
+    /// Export outside the EU.
+    Export,
+    /// Outside the scope of VAT.
+    NotSubject,
+    /// Reserved legacy code: transferred VAT (refused on input).
+    TransferredVat,
+    /// Reserved legacy code: Canary Islands (refused on input).
+    CanaryIslands,
+    /// Reserved legacy code: Ceuta and Melilla (refused on input).
+    CeutaMelilla,
+}
+
+impl VatCode {
+    /// Every code, the reserved ones last.
+    pub const ALL: [VatCode; 10] = [
+        Self::Standard,
+        Self::ZeroRated,
+        Self::Exempted,
+        Self::ReverseCharge,
+        Self::IntraCommunity,
+        Self::Export,
+        Self::NotSubject,
+        Self::TransferredVat,
+        Self::CanaryIslands,
+        Self::CeutaMelilla,
+    ];
+
+    /// The code as written in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Standard => "standard",
+            Self::ZeroRated => "zero_rated",
+            Self::Exempted => "exempted",
+            Self::ReverseCharge => "reverse_charge",
+            Self::IntraCommunity => "intra_community",
+            Self::Export => "export",
+            Self::NotSubject => "not_subject",
+            Self::TransferredVat => "transferred_vat",
+            Self::CanaryIslands => "canary_islands",
+            Self::CeutaMelilla => "ceuta_melilla",
+        }
+    }
+
+    /// The code written `s`, if any (reserved codes included).
+    pub fn parse(s: &str) -> Option<VatCode> {
+        Self::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+
+    /// Whether the code is one of the reserved legacy values, refused on input.
+    pub fn is_reserved(self) -> bool {
+        matches!(self, Self::TransferredVat | Self::CanaryIslands | Self::CeutaMelilla)
+    }
+
+    /// Whether lines of this code are taxed at their rate. Only `standard` is: every
+    /// other code computes a tax of 0 (decisions.md §3 steps 4 and 7).
+    pub fn is_taxed(self) -> bool {
+        matches!(self, Self::Standard)
+    }
+
+    /// The UNCL 5305 duty or tax category code.
+    pub fn category(self) -> &'static str {
+        match self {
+            Self::Standard => "S",
+            Self::ZeroRated => "Z",
+            Self::Exempted => "E",
+            Self::ReverseCharge | Self::TransferredVat => "AE",
+            Self::IntraCommunity => "K",
+            Self::Export => "G",
+            Self::NotSubject => "O",
+            Self::CanaryIslands => "L",
+            Self::CeutaMelilla => "M",
+        }
+    }
+
+    /// The standard exemption mention of an exempt code: its wording and its VATEX
+    /// code. `None` for standard and zero_rated, which carry no mention.
+    ///
+    /// ```
+    /// use invoicing_core::vat::VatCode;
+    /// assert_eq!(VatCode::IntraCommunity.exemption(), Some(("Intra-Community supply", Some("VATEX-EU-IC"))));
+    /// assert_eq!(VatCode::Exempted.exemption(), Some(("Exempt from VAT", None)));
+    /// assert_eq!(VatCode::ZeroRated.exemption(), None);
+    /// ```
+    pub fn exemption(self) -> Option<(&'static str, Option<&'static str>)> {
+        match self {
+            Self::Exempted => Some(("Exempt from VAT", None)),
+            Self::IntraCommunity => Some(("Intra-Community supply", Some("VATEX-EU-IC"))),
+            Self::Export => Some(("Export outside the EU", Some("VATEX-EU-G"))),
+            Self::ReverseCharge => Some(("Reverse charge", Some("VATEX-EU-AE"))),
+            Self::NotSubject => Some(("Not subject to VAT", Some("VATEX-EU-O"))),
+            _ => None,
+        }
+    }
+
+    /// Whether the code takes no rate at all (`not_subject`): its lines and group
+    /// answer `vat_rate` null.
+    pub fn takes_no_rate(self) -> bool {
+        matches!(self, Self::NotSubject)
+    }
+}
+
+impl fmt::Display for VatCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uncl_5305_categories() {
+        // decisions.md §4: standard S, zero_rated Z, exempted E, reverse_charge AE,
+        // intra_community K, export G, not_subject O
+        let expect = [
+            (VatCode::Standard, "S"),
+            (VatCode::ZeroRated, "Z"),
+            (VatCode::Exempted, "E"),
+            (VatCode::ReverseCharge, "AE"),
+            (VatCode::IntraCommunity, "K"),
+            (VatCode::Export, "G"),
+            (VatCode::NotSubject, "O"),
+        ];
+        for (code, cat) in expect {
+            assert_eq!(code.category(), cat, "{code}");
+        }
+    }
+
+    #[test]
+    fn exemption_mentions_and_vatex_codes() {
+        // decisions.md §4: standard wording and VATEX code per exempt code
+        assert_eq!(VatCode::Exempted.exemption(), Some(("Exempt from VAT", None)));
+        assert_eq!(VatCode::IntraCommunity.exemption(), Some(("Intra-Community supply", Some("VATEX-EU-IC"))));
+        assert_eq!(VatCode::Export.exemption(), Some(("Export outside the EU", Some("VATEX-EU-G"))));
+        assert_eq!(VatCode::ReverseCharge.exemption(), Some(("Reverse charge", Some("VATEX-EU-AE"))));
+        assert_eq!(VatCode::NotSubject.exemption(), Some(("Not subject to VAT", Some("VATEX-EU-O"))));
+        assert_eq!(VatCode::Standard.exemption(), None);
+        assert_eq!(VatCode::ZeroRated.exemption(), None);
+    }
+
+    #[test]
+    fn only_standard_is_taxed_and_reserved_codes_are_known() {
+        for code in VatCode::ALL {
+            assert_eq!(code.is_taxed(), code == VatCode::Standard);
+            assert_eq!(VatCode::parse(code.as_str()), Some(code));
+        }
+        assert!(VatCode::TransferredVat.is_reserved());
+        assert!(VatCode::CanaryIslands.is_reserved());
+        assert!(VatCode::CeutaMelilla.is_reserved());
+        assert!(!VatCode::Standard.is_reserved());
+        assert_eq!(VatCode::parse("Standard"), None);
+    }
+}
