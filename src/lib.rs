@@ -11,3 +11,8 @@ pub mod numbering;
 pub mod remittance;
 pub mod terms;
 pub mod vat;
+pub mod context;
+pub mod document;
+pub mod lifecycle;
+pub mod validate;
+pub mod simulator;

@@ -1,0 +1,125 @@
+//! What the caller hands in (decisions.md §1): today and the clock for `create_date`,
+//! the company's settings, its relations, journals and delivery locations, and the
+//! permissions of the client. The core reads the world only through [`Context`]; a
+//! server implements it over its database, the simulator over its in-memory world.
+
+use crate::numbering::{JournalCategory, Numbering, Window};
+use crate::terms::PaymentTerms;
+use crate::vat::VatCode;
+use chrono::{DateTime, NaiveDate, Utc};
+use std::collections::BTreeMap;
+
+/// The company's settings that the rules read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Company {
+    /// Whether self-billing (purchase invoices and credit notes) is enabled.
+    pub self_billing: bool,
+    /// The legal notice a sale invoice takes when it sends none.
+    pub legal_notice: Option<String>,
+    /// The company's own exemption mention per exempt VAT code; it replaces the
+    /// standard wording, the VATEX code stays.
+    pub exemption_mentions: BTreeMap<VatCode, String>,
+    /// The currencies the company accepts; `None` means every active ISO 4217 code.
+    pub currencies: Option<Vec<String>>,
+}
+
+impl Company {
+    /// Whether the company accepts this (already ISO-valid) currency code.
+    pub fn accepts_currency(&self, code: &str) -> bool {
+        self.currencies
+            .as_ref()
+            .is_none_or(|list| list.iter().any(|c| c == code))
+    }
+}
+
+/// Whether a third party is a registered business or an individual.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RelationKind {
+    /// A registered business relation.
+    Company,
+    /// An individual contact (never has payment terms).
+    Contact,
+}
+
+impl RelationKind {
+    /// The kind as written in `relation_type`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Company => "company",
+            Self::Contact => "contact",
+        }
+    }
+}
+
+/// A third party a document is issued to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Relation {
+    /// Opaque identifier (companies and contacts share one identifier space).
+    pub id: String,
+    /// Company or contact.
+    pub kind: RelationKind,
+    /// The relation's payment terms (companies only).
+    pub payment_terms: Option<PaymentTerms>,
+    /// Whether the relation can receive on the Peppol network.
+    pub peppol: bool,
+}
+
+/// A journal documents are booked and numbered in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Journal {
+    /// Opaque identifier.
+    pub id: String,
+    /// The category of documents it takes.
+    pub category: JournalCategory,
+    /// When its counter restarts.
+    pub numbering: Numbering,
+    /// The prefix of its numbers.
+    pub prefix: String,
+}
+
+/// A saved delivery address, as far as the rules read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryLocation {
+    /// Opaque identifier.
+    pub id: String,
+    /// The third party it belongs to.
+    pub relation_id: String,
+}
+
+/// What a client may do: `c` (create) and `u` (update and send).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Permissions {
+    /// `c`: create documents.
+    pub create: bool,
+    /// `u`: update and send documents.
+    pub update: bool,
+}
+
+impl Permissions {
+    /// Both `c` and `u`.
+    pub const ALL: Permissions = Permissions {
+        create: true,
+        update: true,
+    };
+}
+
+/// The world as the rules see it. Every method is a pure read.
+pub trait Context {
+    /// Today, in the company's calendar.
+    fn today(&self) -> NaiveDate;
+    /// The clock for `create_date`.
+    fn now(&self) -> DateTime<Utc>;
+    /// The company's settings.
+    fn company(&self) -> &Company;
+    /// The relation with this id.
+    fn relation(&self, id: &str) -> Option<Relation>;
+    /// The journal with this id.
+    fn journal(&self, id: &str) -> Option<Journal>;
+    /// The company's default journal for a category.
+    fn default_journal(&self, category: JournalCategory) -> Option<Journal>;
+    /// The delivery location with this id.
+    fn delivery_location(&self, id: &str) -> Option<DeliveryLocation>;
+    /// The next sequence number of `journal`'s counter in `window` (1 for a window
+    /// never drawn in).
+    fn next_sequence(&self, journal: &Journal, window: Window) -> u64;
+}

@@ -1,0 +1,1 @@
+//! The simulator: the whole interface over an in-memory world (simulator.md).
