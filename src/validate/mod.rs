@@ -1,5 +1,10 @@
 //! Validation: from JSON to typed, validated values, every error collected with its
-//! location (decisions.md §8, §9).
+//! location (decisions.md §8, §9). Shape checks live here; the rules that read the
+//! context or several fields live in [`crate::lifecycle`].
+
+pub mod body;
+pub mod fields;
+pub mod lines;
 
 use serde_json::Value;
 

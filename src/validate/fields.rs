@@ -1,0 +1,312 @@
+//! Field readers: each reads one JSON value into a typed value or records the error
+//! at its location. Locations are built only when an error is recorded, so a valid
+//! request allocates none.
+
+use crate::error::{ErrorCode, Loc, ValidationError};
+use crate::number::{decimal_from_json, NumberError};
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde_json::{json, Map, Value};
+
+/// Errors collected while reading one request.
+#[derive(Debug, Default)]
+pub struct Errors(pub Vec<ValidationError>);
+
+impl Errors {
+    /// Records an error.
+    pub fn push(&mut self, code: ErrorCode, loc: Loc, msg: impl Into<String>) {
+        self.0.push(ValidationError::new(code, loc, msg));
+    }
+
+    /// Records an error with the refused input.
+    pub fn push_input(&mut self, code: ErrorCode, loc: Loc, msg: impl Into<String>, input: &Value) {
+        self.0.push(ValidationError::new(code, loc, msg).with_input(input));
+    }
+
+    /// Records an error with the refused input and a context object.
+    pub fn push_ctx(&mut self, code: ErrorCode, loc: Loc, msg: impl Into<String>, input: Option<&Value>, ctx: Value) {
+        let mut e = ValidationError::new(code, loc, msg).with_ctx(ctx);
+        if let Some(i) = input {
+            e = e.with_input(i);
+        }
+        self.0.push(e);
+    }
+
+    /// How many errors so far.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether no error was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// What an object holds under a key: nothing, null, or a value.
+#[derive(Debug, Clone, Copy)]
+pub enum Slot<'a> {
+    /// The key is absent.
+    Absent,
+    /// The key holds null.
+    Null,
+    /// The key holds a value.
+    Value(&'a Value),
+}
+
+impl<'a> Slot<'a> {
+    /// What `obj` holds under `key`.
+    pub fn of(obj: &'a Map<String, Value>, key: &str) -> Slot<'a> {
+        match obj.get(key) {
+            None => Slot::Absent,
+            Some(Value::Null) => Slot::Null,
+            Some(v) => Slot::Value(v),
+        }
+    }
+
+    /// The value, with null read as absent (create's rule for optional fields).
+    pub fn value(self) -> Option<&'a Value> {
+        match self {
+            Slot::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// Checks the keys of an object: a derived key is `derived_field`, any key outside
+/// `allowed` is `extra_forbidden`.
+pub fn check_keys(obj: &Map<String, Value>, loc: &Loc, allowed: &[&str], derived: &[&str], errors: &mut Errors) {
+    for (key, value) in obj {
+        if allowed.contains(&key.as_str()) {
+            continue;
+        }
+        if derived.contains(&key.as_str()) {
+            errors.push_input(
+                ErrorCode::DerivedField,
+                loc.key(key),
+                format!("{key} is derived by the service and cannot be sent"),
+                value,
+            );
+        } else {
+            errors.push_input(ErrorCode::ExtraForbidden, loc.key(key), "extra inputs are not permitted", value);
+        }
+    }
+}
+
+/// Records `missing` for a required field.
+pub fn missing(loc: &Loc, key: &str, errors: &mut Errors) {
+    errors.push(ErrorCode::Missing, loc.key(key), "field required");
+}
+
+/// Reads a string of at most `max` characters (counted as characters, not bytes).
+pub fn string(value: &Value, loc: &Loc, key: &str, max: Option<usize>, errors: &mut Errors) -> Option<String> {
+    let Value::String(s) = value else {
+        errors.push_input(ErrorCode::StringType, loc.key(key), "input should be a valid string", value);
+        return None;
+    };
+    if let Some(max) = max {
+        // Count characters only when the byte length could exceed the limit.
+        if s.len() > max && s.chars().count() > max {
+            errors.push_ctx(
+                ErrorCode::StringTooLong,
+                loc.key(key),
+                format!("string should have at most {max} characters"),
+                Some(value),
+                json!({"max_length": max}),
+            );
+            return None;
+        }
+    }
+    Some(s.clone())
+}
+
+/// Reads a `YYYY-MM-DD` date.
+pub fn date(value: &Value, loc: &Loc, key: &str, errors: &mut Errors) -> Option<NaiveDate> {
+    let parsed = match value {
+        Value::String(s) => parse_date(s),
+        _ => None,
+    };
+    if parsed.is_none() {
+        errors.push_input(
+            ErrorCode::DateParsing,
+            loc.key(key),
+            "input should be a valid date in the format YYYY-MM-DD",
+            value,
+        );
+    }
+    parsed
+}
+
+/// Reads a strict `YYYY-MM-DD` text as a calendar date.
+pub fn parse_date(s: &str) -> Option<NaiveDate> {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+        b[r].iter().try_fold(0u32, |acc, &c| c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0')))
+    };
+    let year = i32::try_from(num(0..4)?).ok()?;
+    NaiveDate::from_ymd_opt(year, num(5..7)?, num(8..10)?)
+}
+
+/// The bounds and decimal places a number field takes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NumberRule {
+    /// Strictly greater than.
+    pub gt: Option<Decimal>,
+    /// Greater than or equal.
+    pub ge: Option<Decimal>,
+    /// Less than or equal.
+    pub le: Option<Decimal>,
+    /// At most so many decimals, trailing zeros aside.
+    pub max_places: Option<u32>,
+}
+
+/// Reads a number (JSON number or decimal string) and checks it against `rule`: one
+/// error at most, range before decimal places.
+pub fn number(value: &Value, loc: &Loc, key: &str, rule: NumberRule, errors: &mut Errors) -> Option<Decimal> {
+    let range_error = |errors: &mut Errors, code: ErrorCode, bound: Decimal| {
+        let (msg, ctx) = match code {
+            ErrorCode::GreaterThan => (format!("input should be greater than {bound}"), json!({"gt": bound.to_string()})),
+            ErrorCode::GreaterThanEqual => (
+                format!("input should be greater than or equal to {bound}"),
+                json!({"ge": bound.to_string()}),
+            ),
+            _ => (
+                format!("input should be less than or equal to {bound}"),
+                json!({"le": bound.to_string()}),
+            ),
+        };
+        errors.push_ctx(code, loc.key(key), msg, Some(value), ctx);
+    };
+    let places_error = |errors: &mut Errors, places: u32| {
+        errors.push_ctx(
+            ErrorCode::DecimalMaxPlaces,
+            loc.key(key),
+            format!("decimal input should have no more than {places} decimal places"),
+            Some(value),
+            json!({"decimal_places": places}),
+        );
+    };
+    let d = match decimal_from_json(value) {
+        Ok(d) => d,
+        Err(NumberError::Invalid) => {
+            errors.push_input(ErrorCode::DecimalParsing, loc.key(key), "input should be a valid decimal number", value);
+            return None;
+        }
+        Err(NumberError::TooLarge { negative }) => {
+            match (negative, rule.gt, rule.ge, rule.le) {
+                (true, Some(b), _, _) => range_error(errors, ErrorCode::GreaterThan, b),
+                (true, None, Some(b), _) => range_error(errors, ErrorCode::GreaterThanEqual, b),
+                (false, _, _, Some(b)) => range_error(errors, ErrorCode::LessThanEqual, b),
+                _ => errors.push_input(
+                    ErrorCode::DecimalParsing,
+                    loc.key(key),
+                    "input is too large for a decimal number",
+                    value,
+                ),
+            }
+            return None;
+        }
+        Err(NumberError::TooPrecise) => {
+            places_error(errors, rule.max_places.unwrap_or(28));
+            return None;
+        }
+    };
+    if let Some(b) = rule.gt {
+        if d <= b {
+            range_error(errors, ErrorCode::GreaterThan, b);
+            return None;
+        }
+    }
+    if let Some(b) = rule.ge {
+        if d < b {
+            range_error(errors, ErrorCode::GreaterThanEqual, b);
+            return None;
+        }
+    }
+    if let Some(b) = rule.le {
+        if d > b {
+            range_error(errors, ErrorCode::LessThanEqual, b);
+            return None;
+        }
+    }
+    if let Some(places) = rule.max_places {
+        if d.normalize().scale() > places {
+            places_error(errors, places);
+            return None;
+        }
+    }
+    Some(d)
+}
+
+/// Reads one value of a closed set of strings.
+pub fn one_of<T>(value: &Value, loc: &Loc, key: &str, parse: impl Fn(&str) -> Option<T>, expected: &str, errors: &mut Errors) -> Option<T> {
+    let Value::String(s) = value else {
+        errors.push_input(ErrorCode::StringType, loc.key(key), "input should be a valid string", value);
+        return None;
+    };
+    let parsed = parse(s);
+    if parsed.is_none() {
+        errors.push_ctx(
+            ErrorCode::Enum,
+            loc.key(key),
+            format!("input should be {expected}"),
+            Some(value),
+            json!({"expected": expected}),
+        );
+    }
+    parsed
+}
+
+/// A field of a request body once read: absent, null, sent but invalid (its error is
+/// recorded), or valid.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Field<T> {
+    /// Not sent.
+    Absent,
+    /// Sent as null.
+    Null,
+    /// Sent, and refused.
+    Invalid,
+    /// Sent and valid.
+    Valid(T),
+}
+
+impl<T> Field<T> {
+    /// Reads the field in `slot` with `read`.
+    pub fn read(slot: Slot<'_>, read: impl FnOnce(&Value) -> Option<T>) -> Field<T> {
+        match slot {
+            Slot::Absent => Field::Absent,
+            Slot::Null => Field::Null,
+            Slot::Value(v) => read(v).map_or(Field::Invalid, Field::Valid),
+        }
+    }
+
+    /// The value if valid.
+    pub fn valid(&self) -> Option<&T> {
+        match self {
+            Field::Valid(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The value if valid, by value.
+    pub fn into_valid(self) -> Option<T> {
+        match self {
+            Field::Valid(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Whether the field was sent and refused.
+    pub fn is_invalid(&self) -> bool {
+        matches!(self, Field::Invalid)
+    }
+
+    /// Whether the field was sent (null included).
+    pub fn is_sent(&self) -> bool {
+        !matches!(self, Field::Absent)
+    }
+}

@@ -1,0 +1,319 @@
+//! Lines and allowances/charges as sent in a request body (decisions.md §4, §8).
+
+use super::fields::{check_keys, missing, number, one_of, string, Errors, NumberRule, Slot};
+use crate::compute::{AllowanceCharge, AllowanceKind, AllowanceValue, LinePricing};
+use crate::document::Line;
+use crate::error::{ErrorCode, Loc};
+use crate::money::Currency;
+use crate::vat::VatCode;
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+
+/// Most lines a request may carry (interface.md Limits).
+pub const MAX_LINES: usize = 500;
+/// Most allowances/charges on a document or on one line.
+pub const MAX_ALLOWANCE_CHARGES: usize = 50;
+
+const LINE_KEYS: &[&str] = &[
+    "quantity",
+    "unit_price",
+    "vat_code",
+    "vat_rate",
+    "item_name",
+    "item_description",
+    "unit_code",
+    "section_name",
+    "item_properties",
+    "item_identification",
+    "product_code",
+    "allowance_charges",
+];
+const LINE_DERIVED: &[&str] = &["sequence", "subtotal", "total", "tax_amount"];
+const AC_KEYS: &[&str] = &["type", "amount", "rate", "reason", "code"];
+
+const MAX_QUANTITY: Decimal = Decimal::from_parts(999_999_999, 0, 0, false, 0);
+const MIN_QUANTITY: Decimal = Decimal::from_parts(999_999_999, 0, 0, true, 0);
+
+fn rate_rule() -> NumberRule {
+    NumberRule {
+        gt: Some(Decimal::ZERO),
+        le: Some(Decimal::ONE_HUNDRED),
+        max_places: Some(4),
+        ..NumberRule::default()
+    }
+}
+
+/// Reads a list and checks its length; the items are read only when the length fits.
+pub fn list<'a>(value: &'a Value, loc: &Loc, key: &str, min: usize, max: usize, errors: &mut Errors) -> Option<&'a Vec<Value>> {
+    let Value::Array(items) = value else {
+        errors.push_input(ErrorCode::ListType, loc.key(key), "input should be a valid list", value);
+        return None;
+    };
+    if items.len() < min {
+        errors.push_ctx(
+            ErrorCode::TooShort,
+            loc.key(key),
+            format!("list should have at least {min} item{}", if min == 1 { "" } else { "s" }),
+            None,
+            json!({"min_length": min, "actual_length": items.len()}),
+        );
+        return None;
+    }
+    if items.len() > max {
+        errors.push_ctx(
+            ErrorCode::TooLong,
+            loc.key(key),
+            format!("list should have at most {max} items"),
+            None,
+            json!({"max_length": max, "actual_length": items.len()}),
+        );
+        return None;
+    }
+    Some(items)
+}
+
+/// Reads a list of allowances/charges (at most 50). `currency` is the document's when
+/// it is valid: fixed amounts are checked against its minor unit only then.
+pub fn allowance_charges(value: &Value, loc: &Loc, key: &str, currency: Option<Currency>, errors: &mut Errors) -> Option<Vec<AllowanceCharge>> {
+    let items = list(value, loc, key, 0, MAX_ALLOWANCE_CHARGES, errors)?;
+    let before = errors.len();
+    let list_loc = loc.key(key);
+    let mut out = Vec::with_capacity(items.len());
+    for (j, item) in items.iter().enumerate() {
+        if let Some(ac) = allowance_charge(item, &list_loc, j, currency, errors) {
+            out.push(ac);
+        }
+    }
+    (errors.len() == before).then_some(out)
+}
+
+fn allowance_charge(value: &Value, list_loc: &Loc, j: usize, currency: Option<Currency>, errors: &mut Errors) -> Option<AllowanceCharge> {
+    let Value::Object(obj) = value else {
+        errors.push_input(ErrorCode::DictType, list_loc.index(j), "input should be a valid object", value);
+        return None;
+    };
+    let before = errors.len();
+    let loc = list_loc.index(j);
+    check_keys(obj, &loc, AC_KEYS, &[], errors);
+    let kind = match Slot::of(obj, "type").value() {
+        None => {
+            missing(&loc, "type", errors);
+            None
+        }
+        Some(v) => one_of(v, &loc, "type", AllowanceKind::parse, "'allowance' or 'charge'", errors),
+    };
+    let amount = Slot::of(obj, "amount").value();
+    let rate = Slot::of(obj, "rate").value();
+    let value = match (amount, rate) {
+        (Some(a), None) => {
+            let rule = NumberRule {
+                gt: Some(Decimal::ZERO),
+                max_places: currency.map(Currency::minor_unit),
+                ..NumberRule::default()
+            };
+            number(a, &loc, "amount", rule, errors).map(AllowanceValue::Amount)
+        }
+        (None, Some(r)) => number(r, &loc, "rate", rate_rule(), errors).map(AllowanceValue::Rate),
+        _ => {
+            errors.push(
+                ErrorCode::AmountOrRate,
+                loc.clone(),
+                "an allowance or charge needs exactly one of amount and rate",
+            );
+            None
+        }
+    };
+    let reason = Slot::of(obj, "reason").value().and_then(|v| string(v, &loc, "reason", Some(255), errors));
+    let code = Slot::of(obj, "code").value().and_then(|v| string(v, &loc, "code", Some(10), errors));
+    if errors.len() != before {
+        return None;
+    }
+    Some(AllowanceCharge {
+        kind: kind?,
+        value: value?,
+        reason,
+        code,
+    })
+}
+
+/// Reads the lines of a request (1 to 500).
+pub fn lines(value: &Value, loc: &Loc, currency: Option<Currency>, errors: &mut Errors) -> Option<Vec<Line>> {
+    let items = list(value, loc, "lines", 1, MAX_LINES, errors)?;
+    let before = errors.len();
+    let list_loc = loc.key("lines");
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        if let Some(line) = line(item, &list_loc, i, currency, errors) {
+            out.push(line);
+        }
+    }
+    (errors.len() == before).then_some(out)
+}
+
+fn line(value: &Value, list_loc: &Loc, i: usize, currency: Option<Currency>, errors: &mut Errors) -> Option<Line> {
+    let Value::Object(obj) = value else {
+        errors.push_input(ErrorCode::DictType, list_loc.index(i), "input should be a valid object", value);
+        return None;
+    };
+    let before = errors.len();
+    let loc = list_loc.index(i);
+    check_keys(obj, &loc, LINE_KEYS, LINE_DERIVED, errors);
+    let quantity = match Slot::of(obj, "quantity").value() {
+        None => {
+            missing(&loc, "quantity", errors);
+            None
+        }
+        Some(v) => number(
+            v,
+            &loc,
+            "quantity",
+            NumberRule {
+                ge: Some(MIN_QUANTITY),
+                le: Some(MAX_QUANTITY),
+                max_places: Some(6),
+                ..NumberRule::default()
+            },
+            errors,
+        ),
+    };
+    let unit_price = match Slot::of(obj, "unit_price").value() {
+        None => {
+            missing(&loc, "unit_price", errors);
+            None
+        }
+        Some(v) => number(
+            v,
+            &loc,
+            "unit_price",
+            NumberRule {
+                ge: Some(Decimal::ZERO),
+                le: Some(MAX_QUANTITY),
+                max_places: Some(6),
+                ..NumberRule::default()
+            },
+            errors,
+        ),
+    };
+    // decisions.md §4: vat_code defaults to standard; reserved codes are refused
+    let vat_code = match Slot::of(obj, "vat_code").value() {
+        None => Some(VatCode::Standard),
+        Some(v) => match one_of(
+            v,
+            &loc,
+            "vat_code",
+            VatCode::parse,
+            "'standard', 'exempted', 'zero_rated', 'reverse_charge', 'intra_community', 'export' or 'not_subject'",
+            errors,
+        ) {
+            Some(code) if code.is_reserved() => {
+                errors.push_input(
+                    ErrorCode::VatCodeReserved,
+                    loc.key("vat_code"),
+                    format!("the vat code {code} is reserved for legacy documents and cannot be sent"),
+                    v,
+                );
+                None
+            }
+            other => other,
+        },
+    };
+    let vat_rate = vat_rate(obj.get("vat_rate"), &loc, vat_code, errors);
+    let text = |key: &str, errors: &mut Errors| Slot::of(obj, key).value().and_then(|v| string(v, &loc, key, None, errors));
+    let item_name = text("item_name", errors);
+    let item_description = text("item_description", errors);
+    let unit_code = text("unit_code", errors);
+    let section_name = text("section_name", errors);
+    let item_identification = text("item_identification", errors);
+    let product_code = text("product_code", errors);
+    let item_properties = match Slot::of(obj, "item_properties").value() {
+        None => None,
+        Some(Value::Object(props)) => {
+            let props_loc = loc.key("item_properties");
+            for (k, v) in props {
+                if !v.is_string() {
+                    errors.push_input(ErrorCode::StringType, props_loc.key(k), "input should be a valid string", v);
+                }
+            }
+            Some(props.clone())
+        }
+        Some(v) => {
+            errors.push_input(ErrorCode::DictType, loc.key("item_properties"), "input should be a valid object", v);
+            None
+        }
+    };
+    let acs = match Slot::of(obj, "allowance_charges").value() {
+        None => Some(Vec::new()),
+        Some(v) => allowance_charges(v, &loc, "allowance_charges", currency, errors),
+    };
+    if errors.len() != before {
+        return None;
+    }
+    Some(Line {
+        pricing: LinePricing {
+            quantity: quantity?,
+            unit_price: unit_price?,
+            vat_code: vat_code?,
+            vat_rate: vat_rate?,
+            allowance_charges: acs?,
+        },
+        item_name,
+        item_description,
+        unit_code,
+        section_name,
+        item_properties,
+        item_identification,
+        product_code,
+    })
+}
+
+/// The VAT rule of decisions.md §4 and §9: standard needs 0 < rate ≤ 100 with at most
+/// 4 decimals; zero_rated and the exempt codes take 0 (absent means 0); not_subject
+/// takes no rate at all. Returns `Some(rate)` when valid (`Some(None)` for
+/// not_subject), `None` on an error.
+#[allow(clippy::option_option)]
+fn vat_rate(value: Option<&Value>, loc: &Loc, code: Option<VatCode>, errors: &mut Errors) -> Option<Option<Decimal>> {
+    let value = value.filter(|v| !v.is_null());
+    let Some(code) = code else {
+        // The code is invalid: check the rate's shape alone.
+        if let Some(v) = value {
+            number(v, loc, "vat_rate", NumberRule::default(), errors);
+        }
+        return None;
+    };
+    match (code, value) {
+        (VatCode::Standard, None) => {
+            errors.push(
+                ErrorCode::VatRateRequired,
+                loc.key("vat_rate"),
+                "a standard line needs a vat_rate above 0",
+            );
+            None
+        }
+        (VatCode::Standard, Some(v)) => number(v, loc, "vat_rate", rate_rule(), errors).map(Some),
+        (VatCode::NotSubject, None) => Some(None),
+        (VatCode::NotSubject, Some(v)) => {
+            errors.push_input(
+                ErrorCode::VatRateNotAllowed,
+                loc.key("vat_rate"),
+                "a not_subject line takes no vat_rate",
+                v,
+            );
+            None
+        }
+        (_, None) => Some(Some(Decimal::ZERO)),
+        (code, Some(v)) => {
+            let rate = number(v, loc, "vat_rate", NumberRule::default(), errors)?;
+            if rate.is_zero() {
+                Some(Some(rate))
+            } else {
+                errors.push_input(
+                    ErrorCode::VatRateNotAllowed,
+                    loc.key("vat_rate"),
+                    format!("a {code} line takes vat_rate 0"),
+                    v,
+                );
+                None
+            }
+        }
+    }
+}
