@@ -493,3 +493,6 @@ impl PaymentStatus {
             .find(|p| p.as_str() == s)
     }
 }
+
+#[cfg(test)]
+mod tests;
