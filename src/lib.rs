@@ -1,18 +1,109 @@
-//! Invoicing core (work in progress).
+//! # invoicing-core
+//!
+//! The deterministic core of a JSON invoicing API for Belgian companies on the Peppol
+//! network: it validates, computes and moves through their states the documents of a
+//! company (sale and purchase invoices, credit notes, proformas). Servers link it to
+//! decide every rule; client developers and test suites run the same rules offline
+//! through its in-memory [`simulator`].
+//!
+//! The crate is pure: no clock, no file, no network, no randomness. "Today", the
+//! company's settings, its relations and journals and the stored documents are handed
+//! in through [`context::Context`]; the same inputs give the same outputs, byte for
+//! byte.
+//!
+//! ## The rules, in the order of the computation
+//!
+//! 1. **Reading numbers** ([`number`]): JSON numbers and decimal strings are read digit
+//!    by digit into a `Decimal`; no float ever touches an amount. `0.1` stays `0.1`,
+//!    `1e2` is 100, and quantities, prices and rates are echoed with the scale sent.
+//! 2. **Validation** ([`validate`]): every field of a body is checked for its shape
+//!    (type, length in characters, range, decimal places, pattern), and every error
+//!    is collected with its location, such as `["body", "lines", 3, "quantity"]`.
+//! 3. **Lines** ([`compute`], decisions.md §3 steps 1-4): subtotal =
+//!    round(quantity × unit price); each line allowance/charge is a fixed amount or a
+//!    rate of the subtotal (rates never compound); total = subtotal − allowances +
+//!    charges; the line's tax is informative.
+//! 4. **VAT groups** ([`vat`], [`compute`]): lines are grouped by (VAT code, rate) in
+//!    order of first appearance, rates compared as numbers.
+//! 5. **Document allowances and charges** ([`allocation`]): each is spread over the
+//!    groups in proportion to their bases, exact to the minor unit (floor, then the
+//!    largest remainders, ties to the earlier group); every base must be positive.
+//! 6. **Group taxes and totals**: taxable = base − allowance shares + charge shares;
+//!    tax = round(taxable × rate) per group, 0 for exempt codes; tax-exclusive total,
+//!    tax and total are sums. A negative total is refused; every computed amount must
+//!    stay below 10^15 ([`money`]).
+//! 7. **Payment**: remaining = total − paid; the payment status follows from the paid
+//!    amount, which may not exceed the total.
+//! 8. **Numbering and communication** ([`numbering`], [`remittance`]): the number is
+//!    drawn in the journal's window (never, yearly, monthly restart), and the Belgian
+//!    structured communication `+++DDD/DDDD/DDDDD+++` is built from its digits.
+//! 9. **Due date** ([`terms`]): `<days>-<basis>` terms (`df`, `fm`, `mf`) applied to
+//!    the issue date.
+//! 10. **Lifecycle** ([`lifecycle`]): create, PATCH (the edit lock, the number's window)
+//!     and send (Peppol state moves), with permissions checked first.
+//!
+//! Rounding is half away from zero to the currency's ISO 4217 minor unit, at exactly
+//! four points: the line subtotal, a rate allowance/charge, the line tax, the group tax.
+//!
+//! ## Example
+//!
+//! ```
+//! use invoicing_core::compute::{compute, AllowanceCharge, AllowanceKind, AllowanceValue, LinePricing};
+//! use invoicing_core::money::Currency;
+//! use invoicing_core::vat::VatCode;
+//! use rust_decimal::Decimal;
+//!
+//! let line = |q: i64, price: &str, rate: i64| LinePricing {
+//!     quantity: Decimal::new(q, 0),
+//!     unit_price: price.parse().unwrap(),
+//!     vat_code: VatCode::Standard,
+//!     vat_rate: Some(Decimal::new(rate, 0)),
+//!     allowance_charges: vec![],
+//! };
+//! let discount = AllowanceCharge {
+//!     kind: AllowanceKind::Allowance,
+//!     value: AllowanceValue::Amount(Decimal::new(10, 0)),
+//!     reason: Some("Loyalty".into()),
+//!     code: None,
+//! };
+//! let doc = compute(
+//!     Currency::EUR,
+//!     &[line(1, "33.33", 21), line(1, "33.33", 6), line(1, "33.34", 12)],
+//!     &[discount],
+//! )?;
+//! // 10.00 spread as 3.33 / 3.33 / 3.34: no cent lost
+//! let shares: Vec<String> = doc.allowance_charges[0].shares.iter().map(ToString::to_string).collect();
+//! assert_eq!(shares, ["3.33", "3.33", "3.34"]);
+//! assert_eq!(doc.tax_amount.to_string(), "11.70");
+//! assert_eq!(doc.total_amount.to_string(), "101.70");
+//! # Ok::<(), Vec<invoicing_core::compute::ComputeError>>(())
+//! ```
+//!
+//! ## Decisions taken where the specification is silent
+//!
+//! - Line text fields (item name, description, unit code, section name, identifiers)
+//!   have no length limit of their own; only the interface's limits are enforced.
+//! - A PATCH that changes the relation while a delivery location stays attached that
+//!   belongs to another relation is refused at `["body", "delivery_location_id"]`.
+//! - A back-office state override that sets a paid amount above the total reads as
+//!   `paid`.
+//! - Payment terms are echoed as sent: `007-df` is 7 days and is written `007-df`.
+//! - The typed core computes with any `Decimal`; requests are limited to 6 decimals on
+//!   quantities and prices, so every product is exact within rust_decimal's 28 digits.
 #![forbid(unsafe_code)]
 
 pub mod allocation;
 pub mod compute;
+pub mod context;
+pub mod document;
 pub mod error;
 mod iso4217;
+pub mod lifecycle;
 pub mod money;
 pub mod number;
 pub mod numbering;
 pub mod remittance;
-pub mod terms;
-pub mod vat;
-pub mod context;
-pub mod document;
-pub mod lifecycle;
-pub mod validate;
 pub mod simulator;
+pub mod terms;
+pub mod validate;
+pub mod vat;
