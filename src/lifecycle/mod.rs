@@ -839,3 +839,6 @@ pub fn apply_state(stored: &Document, state: &Value) -> Result<Document, ApiErro
     }
     Ok(next)
 }
+
+#[cfg(test)]
+mod tests;

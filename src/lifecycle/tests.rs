@@ -1,0 +1,3 @@
+//! Tests of create, PATCH, send and state overrides, one per rule.
+
+use super::*;
