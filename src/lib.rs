@@ -107,3 +107,8 @@ pub mod simulator;
 pub mod terms;
 pub mod validate;
 pub mod vat;
+
+/// The README's library example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
