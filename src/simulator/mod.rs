@@ -1,1 +1,189 @@
 //! The simulator: the whole interface over an in-memory world (simulator.md).
+//!
+//! A scenario goes in, the responses come out: [`run`] is one pure, deterministic
+//! function from the scenario's bytes to `{"responses": [...]}` (or `{"error": "…"}`
+//! for a malformed scenario). [`Simulator`] offers the same step by step: load a
+//! scenario, then [`Simulator::handle`] one request at a time.
+//!
+//! The simulator only routes and keeps state; every rule of the interface lives in
+//! [`crate::lifecycle`] and [`crate::validate`], which read the world through
+//! [`crate::context::Context`] (implemented by [`World`]). Its own rules are those of
+//! simulator.md: authentication and tokens, routing (404, 405, 501), the sandbox,
+//! the ids it hands out, `TICK`, `SET` and the brandings.
+//!
+//! Decisions taken where simulator.md is silent:
+//! - A request's `method` is read in any case (`get` is `GET`); a `TICK` ignores its
+//!   path. A request without `method`, or without `path` (other than `TICK`), is
+//!   malformed.
+//! - `raw_body` is read as a server reads bytes: an empty text is no body, a text that
+//!   is valid JSON is that JSON. `body` and `raw_body` together are malformed.
+//! - Path segments and query parameters are percent-decoded (`+` is a space in the
+//!   query); a repeated query parameter takes its last value; a path with an empty
+//!   segment (`/documents/`) is an unknown path.
+//! - A known path answers 405 for a method it does not take before looking its id up;
+//!   an unknown id answers 404 before permissions are checked.
+//! - `POST /auth/token` also takes a form-encoded `raw_body`
+//!   (`client_id=…&client_secret=…`), as OAuth 2.0 clients send it.
+//! - `POST /documents/{id}/attachments` answers 501 at `["path"]`.
+//! - A scenario's clients must name their permissions among `c` and `u`; a company's
+//!   `exemption_mentions` keys must be VAT codes; any other unknown key inside a
+//!   record is ignored.
+
+mod auth;
+mod endpoints;
+mod request;
+mod scenario;
+mod world;
+
+pub use world::World;
+
+use crate::document::Document;
+use auth::{Client, Tokens};
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// Why a scenario is malformed: a lowercase message that says what and where, such
+/// as `relations[1]: missing id`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ScenarioError(String);
+
+impl ScenarioError {
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+
+    /// The answer of a malformed scenario: `{"error": "…"}`.
+    pub fn to_json(&self) -> Value {
+        json!({ "error": self.0 })
+    }
+}
+
+/// The records of the scenario as given, answered by the GET endpoints.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Records {
+    /// Relations by id.
+    pub(crate) relations: BTreeMap<String, Value>,
+    /// Journals by id.
+    pub(crate) journals: BTreeMap<String, Value>,
+    /// Delivery locations in scenario order: id, `relation_id`, record.
+    pub(crate) locations: Vec<(String, String, Value)>,
+    /// Brandings in scenario order: id, record (its `default` kept up to date).
+    pub(crate) brandings: Vec<(String, Value)>,
+}
+
+/// A loaded scenario: the world, the stored documents, the tokens issued, and the
+/// scenario's requests.
+///
+/// ```
+/// use invoicing_core::simulator::Simulator;
+/// use serde_json::json;
+/// let scenario = json!({
+///     "today": "2026-11-21",
+///     "clients": [{"client_id": "app", "client_secret": "s3cret", "permissions": ["c", "u"]}],
+///     "relations": [{"id": "rel-acme", "kind": "company", "peppol": true}],
+///     "requests": []
+/// });
+/// let mut sim = Simulator::load(scenario.to_string().as_bytes())?;
+/// let (status, body) = sim.handle(&json!({"client": "app", "method": "GET", "path": "/relations/rel-acme"}));
+/// assert_eq!(status, 200);
+/// assert_eq!(body, json!({"id": "rel-acme", "kind": "company", "peppol": true}));
+/// let (status, _) = sim.handle(&json!({"method": "GET", "path": "/relations/rel-acme"}));
+/// assert_eq!(status, 401);
+/// # Ok::<(), invoicing_core::simulator::ScenarioError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Simulator {
+    world: World,
+    records: Records,
+    clients: Vec<Client>,
+    tokens: Tokens,
+    documents: BTreeMap<String, Document>,
+    created_live: u64,
+    created_sandbox: u64,
+    requests: Vec<Value>,
+}
+
+impl Simulator {
+    /// Loads a scenario from its JSON bytes: the world is built and the preloaded
+    /// `documents[]` are created; the requests are checked but not run.
+    ///
+    /// # Errors
+    /// Every malformed condition of simulator.md: not JSON, `today` or `requests`
+    /// missing, `today`/`now` not a date/date-time, a record without its id, an
+    /// unknown top-level key, two records of one kind sharing an id, a preloaded
+    /// document id of the form `doc-N`/`sbx-N`, a preloaded create refused, two
+    /// default journals in one category, a contact with `payment_terms`; and records or
+    /// requests whose keys have the wrong JSON type.
+    pub fn load(scenario: &[u8]) -> Result<Simulator, ScenarioError> {
+        scenario::load_bytes(scenario)
+    }
+
+    /// Loads a scenario already parsed as JSON (see [`Simulator::load`]).
+    pub fn from_json(scenario: &Value) -> Result<Simulator, ScenarioError> {
+        scenario::load(scenario)
+    }
+
+    /// The world as the rules read it (today, company, journals and their counters…).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The scenario's requests, as given.
+    pub fn requests(&self) -> &[Value] {
+        &self.requests
+    }
+
+    /// The stored document with this id, if any (sandbox documents never are).
+    pub fn document(&self, id: &str) -> Option<&Document> {
+        self.documents.get(id)
+    }
+
+    /// Runs the scenario's own requests in order and answers
+    /// `{"responses": [{"status", "body"}, …]}`.
+    pub fn run_requests(&mut self) -> Value {
+        let requests = std::mem::take(&mut self.requests);
+        let responses: Vec<Value> = requests
+            .iter()
+            .map(|request| {
+                let (status, body) = self.handle(request);
+                let mut m = Map::new();
+                m.insert("status".into(), Value::from(status));
+                m.insert("body".into(), body);
+                Value::Object(m)
+            })
+            .collect();
+        self.requests = requests;
+        json!({ "responses": responses })
+    }
+
+    /// Handles one request (an object as in a scenario's `requests[]`) and answers its
+    /// status and body. A request object that is itself malformed (no method, a
+    /// non-string path…) answers 400 `{"error": "…"}`; [`Simulator::load`] refuses
+    /// such requests in a scenario, so [`run`] never answers 400.
+    pub fn handle(&mut self, request: &Value) -> (u16, Value) {
+        match request::Request::from_json(request) {
+            Ok(req) => self.dispatch(&req),
+            Err(e) => (400, json!({ "error": format!("request: {e}") })),
+        }
+    }
+}
+
+/// Runs a scenario (simulator.md): `{"responses": [{"status", "body"}, …]}`, one
+/// response per request in order, or `{"error": "…"}` when the scenario is
+/// malformed. Never panics, whatever the bytes.
+///
+/// ```
+/// use invoicing_core::simulator::run;
+/// use serde_json::json;
+/// let out = run(br#"{"today": "2026-11-21", "requests": [{"method": "TICK"}]}"#);
+/// assert_eq!(out, json!({"responses": [{"status": 200, "body": {}}]}));
+/// assert_eq!(run(b"{}"), json!({"error": "missing today"}));
+/// ```
+pub fn run(scenario: &[u8]) -> Value {
+    match Simulator::load(scenario) {
+        Ok(mut sim) => sim.run_requests(),
+        Err(e) => e.to_json(),
+    }
+}

@@ -1,0 +1,416 @@
+//! The endpoints of simulator.md's table: authentication first, then routing (404,
+//! 405), then the endpoint, which hands the rules to [`crate::lifecycle`] and keeps
+//! what a live client writes.
+
+use super::auth::header_loc;
+use super::request::{parse_query, Body, Request, Route};
+use super::Simulator;
+use crate::context::Permissions;
+use crate::document::{Document, PeppolStatus};
+use crate::error::{ApiError, ErrorCode, Loc, LocItem, ValidationError};
+use crate::lifecycle;
+use crate::validate::lax_bool;
+use serde_json::{json, Map, Value};
+
+/// A response: status and body.
+type Answer = (u16, Value);
+
+/// The client a request acts for.
+#[derive(Debug, Clone, Copy)]
+struct Caller {
+    sandbox: bool,
+    permissions: Permissions,
+}
+
+fn error(err: &ApiError) -> Answer {
+    (err.status, err.body())
+}
+
+fn one(code: ErrorCode, loc: Loc, msg: &str) -> Answer {
+    error(&ApiError::one(code, loc, msg))
+}
+
+fn not_found_id(what: &str, id: &str) -> Answer {
+    let err = ValidationError::new(
+        ErrorCode::NotFound,
+        Loc::root("path").key("id"),
+        format!("no {what} with id {id:?}"),
+    )
+    .with_input(&Value::String(id.to_owned()));
+    error(&err.into())
+}
+
+/// `json_invalid` at `["body"]`, with the text sent.
+fn json_invalid(text: &str, reason: &str) -> ValidationError {
+    ValidationError::new(
+        ErrorCode::JsonInvalid,
+        Loc::root("body"),
+        format!("the body is not valid json: {reason}"),
+    )
+    .with_input(&Value::String(text.to_owned()))
+}
+
+fn is_body_loc(loc: &Loc) -> bool {
+    matches!(loc.0.first(), Some(LocItem::Key(k)) if k == "body")
+}
+
+/// The answer to a body that is not JSON, sent to a lifecycle function: that function
+/// is called with no body so that what it checks before the body (permissions first,
+/// then the query) still answers as it would; its body errors are replaced by
+/// `json_invalid`.
+fn invalid_body_answer<T>(attempt: Result<T, ApiError>, text: &str, reason: &str, keep_other_errors: bool) -> Answer {
+    match attempt {
+        Err(e) if e.status != 422 => error(&e),
+        Err(e) if keep_other_errors => {
+            let mut errors: Vec<ValidationError> = e.errors.into_iter().filter(|v| !is_body_loc(&v.loc)).collect();
+            errors.push(json_invalid(text, reason));
+            error(&ApiError::new(errors))
+        }
+        _ => error(&json_invalid(text, reason).into()),
+    }
+}
+
+impl Simulator {
+    /// Answers one request.
+    pub(super) fn dispatch(&mut self, req: &Request) -> Answer {
+        if req.method == "TICK" {
+            return self.tick();
+        }
+        let route = req.segments.as_deref().and_then(Route::parse);
+        if req.method == "SET" {
+            // Back office: no client.
+            return match route {
+                Some(Route::Document(id)) => self.set(&id, &req.body),
+                Some(_) => method_not_allowed(&req.method),
+                None => unknown_path(),
+            };
+        }
+        if route == Some(Route::Token) {
+            return if req.method == "POST" {
+                self.token(&req.body)
+            } else {
+                method_not_allowed(&req.method)
+            };
+        }
+        let caller = match self.authenticate(req) {
+            Ok(caller) => caller,
+            Err(e) => return error(&e),
+        };
+        let Some(route) = route else {
+            return unknown_path();
+        };
+        if !route.allows(&req.method) {
+            return method_not_allowed(&req.method);
+        }
+        match route {
+            Route::Documents => self.create(caller, req),
+            Route::Document(id) if req.method == "GET" => match self.documents.get(&id) {
+                Some(doc) => (200, doc.to_json()),
+                None => not_found_id("document", &id),
+            },
+            Route::Document(id) => self.patch(caller, &id, &req.body),
+            Route::DocumentSend(id) => self.send(caller, &id, &req.body),
+            Route::DocumentAttachments(_) => one(
+                ErrorCode::NotImplemented,
+                Loc::root("path"),
+                "attachments are not implemented by this crate",
+            ),
+            Route::DeliveryLocations => self.locations_of(req),
+            Route::DeliveryLocation(id) => self
+                .records
+                .locations
+                .iter()
+                .find(|(l, _, _)| *l == id)
+                .map_or_else(|| not_found_id("delivery location", &id), |(_, _, rec)| (200, rec.clone())),
+            Route::Relation(id) => self
+                .records
+                .relations
+                .get(&id)
+                .map_or_else(|| not_found_id("relation", &id), |rec| (200, rec.clone())),
+            Route::Journal(id) => self
+                .records
+                .journals
+                .get(&id)
+                .map_or_else(|| not_found_id("journal", &id), |rec| (200, rec.clone())),
+            Route::Branding(id) => self.designate_branding(caller, &id, &req.body),
+            Route::Token => method_not_allowed(&req.method),
+        }
+    }
+
+    /// The client of a request: named by `client` (headers then ignored), or
+    /// authenticated by `Authorization: Bearer <access token>`.
+    fn authenticate(&self, req: &Request) -> Result<Caller, ApiError> {
+        let index = if let Some(name) = &req.client {
+            self.clients.iter().position(|c| c.id == *name).ok_or_else(|| {
+                ApiError::one(
+                    ErrorCode::InvalidClient,
+                    header_loc(),
+                    format!("no client named {name:?}"),
+                )
+            })?
+        } else if let Some(authorization) = &req.authorization {
+            self.tokens.authenticate(authorization)?
+        } else {
+            return Err(ApiError::one(
+                ErrorCode::NotAuthenticated,
+                header_loc(),
+                "no credentials: send authorization: bearer <access token>",
+            ));
+        };
+        let client = self.clients.get(index).ok_or_else(|| {
+            ApiError::one(ErrorCode::InvalidToken, header_loc(), "the token's client is gone")
+        })?;
+        Ok(Caller {
+            sandbox: client.sandbox,
+            permissions: client.permissions,
+        })
+    }
+
+    /// `POST /auth/token`: a client pair in, an access and a refresh token out.
+    fn token(&mut self, body: &Body) -> Answer {
+        let refused = || {
+            one(
+                ErrorCode::InvalidClient,
+                Loc::root("body"),
+                "client_id and client_secret do not name a client",
+            )
+        };
+        let pair = match body {
+            Body::Json(Value::Object(m)) => match (m.get("client_id"), m.get("client_secret")) {
+                (Some(Value::String(id)), Some(Value::String(secret))) => Some((id.clone(), secret.clone())),
+                _ => None,
+            },
+            Body::Invalid { text, .. } => {
+                let form = parse_query(text);
+                let get = |k: &str| form.iter().rev().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+                get("client_id").zip(get("client_secret"))
+            }
+            Body::Json(_) | Body::Absent => None,
+        };
+        let Some((id, secret)) = pair else {
+            return refused();
+        };
+        let Some(index) = self.clients.iter().position(|c| c.id == id && c.secret == secret) else {
+            return refused();
+        };
+        let (access, refresh) = self.tokens.issue(index, &id);
+        (
+            200,
+            json!({"access_token": access, "refresh_token": refresh, "token_type": "bearer"}),
+        )
+    }
+
+    /// `POST /documents[?send_peppol=…]`.
+    fn create(&mut self, caller: Caller, req: &Request) -> Answer {
+        let id = if caller.sandbox {
+            format!("sbx-{}", self.created_sandbox.saturating_add(1))
+        } else {
+            format!("doc-{}", self.created_live.saturating_add(1))
+        };
+        let send_peppol = req.query_param("send_peppol");
+        let attempt = lifecycle::create(&self.world, caller.permissions, send_peppol, req.body.json(), &id);
+        if let Body::Invalid { text, reason } = &req.body {
+            return invalid_body_answer(attempt, text, reason, true);
+        }
+        let created = match attempt {
+            Ok(created) => created,
+            Err(e) => return error(&e),
+        };
+        let answer = match &created.send_error {
+            Some(e) => error(e),
+            None => (201, created.document.to_json()),
+        };
+        if caller.sandbox {
+            self.created_sandbox = self.created_sandbox.saturating_add(1);
+        } else {
+            self.created_live = self.created_live.saturating_add(1);
+            self.world.advance(&created.number);
+            self.documents.insert(id, created.document);
+        }
+        answer
+    }
+
+    /// `PATCH /documents/{id}`.
+    fn patch(&mut self, caller: Caller, id: &str, body: &Body) -> Answer {
+        let Some(stored) = self.documents.get(id) else {
+            return not_found_id("document", id);
+        };
+        let attempt = lifecycle::patch(&self.world, caller.permissions, stored, body.json());
+        self.keep(caller, id, attempt, body)
+    }
+
+    /// `POST /documents/{id}/send`.
+    fn send(&mut self, caller: Caller, id: &str, body: &Body) -> Answer {
+        let Some(stored) = self.documents.get(id) else {
+            return not_found_id("document", id);
+        };
+        let attempt = lifecycle::send(&self.world, caller.permissions, stored, body.json());
+        self.keep(caller, id, attempt, body)
+    }
+
+    /// Answers an updated document, stored when the caller is live.
+    fn keep(&mut self, caller: Caller, id: &str, attempt: Result<Document, ApiError>, body: &Body) -> Answer {
+        if let Body::Invalid { text, reason } = body {
+            return invalid_body_answer(attempt, text, reason, false);
+        }
+        match attempt {
+            Ok(doc) => {
+                let answer = (200, doc.to_json());
+                if !caller.sandbox {
+                    self.documents.insert(id.to_owned(), doc);
+                }
+                answer
+            }
+            Err(e) => error(&e),
+        }
+    }
+
+    /// `GET /delivery-locations?relation_id=ID`: the relation's saved locations.
+    fn locations_of(&self, req: &Request) -> Answer {
+        let Some(relation_id) = req.query_param("relation_id") else {
+            return one(
+                ErrorCode::Missing,
+                Loc::root("query").key("relation_id"),
+                "the relation_id query parameter is required",
+            );
+        };
+        let found = self
+            .records
+            .locations
+            .iter()
+            .filter(|(_, rel, _)| rel == relation_id)
+            .map(|(_, _, rec)| rec.clone())
+            .collect();
+        (200, Value::Array(found))
+    }
+
+    /// `PATCH /brandings/{id}`: designates the default branding (`is_default`, which
+    /// must mean true); any other key is read-only.
+    fn designate_branding(&mut self, caller: Caller, id: &str, body: &Body) -> Answer {
+        let Some(index) = self.records.brandings.iter().position(|(b, _)| b == id) else {
+            return not_found_id("branding", id);
+        };
+        if !caller.permissions.update {
+            return one(
+                ErrorCode::PermissionDenied,
+                header_loc(),
+                "changing a branding needs the u permission",
+            );
+        }
+        let fields = match body {
+            Body::Absent | Body::Json(Value::Null) => {
+                return one(ErrorCode::Missing, Loc::root("body"), "a body is required");
+            }
+            Body::Invalid { text, reason } => return error(&json_invalid(text, reason).into()),
+            Body::Json(Value::Object(m)) => m,
+            Body::Json(other) => {
+                let err = ValidationError::new(ErrorCode::DictType, Loc::root("body"), "the body must be an object")
+                    .with_input(other);
+                return error(&err.into());
+            }
+        };
+        let mut errors = Vec::new();
+        let mut designate = false;
+        for (key, value) in fields {
+            let loc = Loc::root("body").key(key);
+            if key != "is_default" {
+                errors.push(
+                    ValidationError::new(
+                        ErrorCode::ReadOnly,
+                        loc,
+                        "only is_default can be changed on a branding",
+                    )
+                    .with_input(value),
+                );
+                continue;
+            }
+            match lax_bool(value) {
+                Some(true) => designate = true,
+                Some(false) => errors.push(
+                    ValidationError::new(
+                        ErrorCode::LiteralError,
+                        loc,
+                        "is_default can only be true: designate another branding instead",
+                    )
+                    .with_input(value)
+                    .with_ctx(json!({"expected": "true"})),
+                ),
+                None => errors.push(
+                    ValidationError::new(ErrorCode::BoolParsing, loc, "is_default must be a boolean")
+                        .with_input(value),
+                ),
+            }
+        }
+        if !errors.is_empty() {
+            return error(&ApiError::new(errors));
+        }
+        if !designate {
+            return (200, self.records.brandings.get(index).map_or(Value::Null, |(_, r)| r.clone()));
+        }
+        if caller.sandbox {
+            let mut record = self.records.brandings.get(index).map_or(Value::Null, |(_, r)| r.clone());
+            if let Value::Object(m) = &mut record {
+                m.insert("default".into(), Value::Bool(true));
+            }
+            return (200, record);
+        }
+        for (i, (_, record)) in self.records.brandings.iter_mut().enumerate() {
+            if let Value::Object(m) = record {
+                if i == index {
+                    m.insert("default".into(), Value::Bool(true));
+                } else if m.get("default") == Some(&Value::Bool(true)) {
+                    m.insert("default".into(), Value::Bool(false));
+                }
+            }
+        }
+        (200, self.records.brandings.get(index).map_or(Value::Null, |(_, r)| r.clone()))
+    }
+
+    /// `TICK`: the files of every document exist, and every send under way arrives.
+    fn tick(&mut self) -> Answer {
+        for doc in self.documents.values_mut() {
+            doc.pdf_available = true;
+            doc.xml_available = true;
+            if doc.peppol_status == PeppolStatus::Sending {
+                doc.peppol_status = PeppolStatus::Sent;
+            }
+        }
+        (200, Value::Object(Map::new()))
+    }
+
+    /// `SET /documents/{id}`: the back office overrides state fields.
+    fn set(&mut self, id: &str, body: &Body) -> Answer {
+        let Some(stored) = self.documents.get(id) else {
+            return not_found_id("document", id);
+        };
+        let state = match body {
+            Body::Absent | Body::Json(Value::Null) => {
+                return one(ErrorCode::Missing, Loc::root("body"), "a body is required");
+            }
+            Body::Invalid { text, reason } => return error(&json_invalid(text, reason).into()),
+            Body::Json(v) => v,
+        };
+        match lifecycle::apply_state(stored, state) {
+            Ok(doc) => {
+                let answer = (200, doc.to_json());
+                self.documents.insert(id.to_owned(), doc);
+                answer
+            }
+            Err(e) => error(&e),
+        }
+    }
+}
+
+fn unknown_path() -> Answer {
+    one(ErrorCode::NotFound, Loc::root("path"), "no endpoint at this path")
+}
+
+fn method_not_allowed(method: &str) -> Answer {
+    let err = ValidationError::new(
+        ErrorCode::MethodNotAllowed,
+        Loc::root("method"),
+        format!("this path does not take {method}"),
+    )
+    .with_input(&Value::String(method.to_owned()));
+    error(&err.into())
+}

@@ -1,0 +1,457 @@
+//! Loading a scenario (simulator.md "Scenario (input)"): every key read into the
+//! world, the clients, the raw records the GET endpoints answer, the preloaded
+//! documents and the requests, each malformed condition reported as a
+//! [`ScenarioError`] that says what and where.
+
+use super::auth::{Client, Tokens};
+use super::request::Request;
+use super::world::World;
+use super::{Records, ScenarioError, Simulator};
+use crate::context::{DeliveryLocation, Journal, Permissions, Relation, RelationKind};
+use crate::error::ApiError;
+use crate::lifecycle;
+use crate::numbering::{JournalCategory, Numbering};
+use crate::terms::PaymentTerms;
+use crate::vat::VatCode;
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The top-level keys of a scenario; any other is malformed.
+const TOP_LEVEL_KEYS: [&str; 10] = [
+    "today",
+    "now",
+    "company",
+    "clients",
+    "relations",
+    "journals",
+    "delivery_locations",
+    "brandings",
+    "documents",
+    "requests",
+];
+
+type Object = Map<String, Value>;
+
+fn malformed(message: impl Into<String>) -> ScenarioError {
+    ScenarioError(message.into())
+}
+
+/// Reads a scenario's bytes.
+pub(crate) fn load_bytes(bytes: &[u8]) -> Result<Simulator, ScenarioError> {
+    let value: Value = serde_json::from_slice(bytes)
+        .map_err(|e| malformed(format!("scenario is not valid json: {}", e.to_string().to_lowercase())))?;
+    load(&value)
+}
+
+/// Reads a scenario already parsed as JSON.
+pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
+    let Value::Object(top) = value else {
+        return Err(malformed("scenario must be a json object"));
+    };
+    if let Some(key) = top.keys().find(|k| !TOP_LEVEL_KEYS.contains(&k.as_str())) {
+        return Err(malformed(format!("unknown top-level key {key:?}")));
+    }
+    let today = match top.get("today") {
+        None | Some(Value::Null) => return Err(malformed("missing today")),
+        Some(Value::String(s)) => {
+            parse_date(s).ok_or_else(|| malformed(format!("today: {s:?} is not a valid date (yyyy-mm-dd)")))?
+        }
+        Some(_) => return Err(malformed("today: must be a date string (yyyy-mm-dd)")),
+    };
+    let now = match top.get("now") {
+        None | Some(Value::Null) => today.and_time(NaiveTime::MIN).and_utc(),
+        Some(Value::String(s)) => parse_date_time(s)
+            .ok_or_else(|| malformed(format!("now: {s:?} is not a valid date-time (rfc 3339)")))?,
+        Some(_) => return Err(malformed("now: must be a date-time string (rfc 3339)")),
+    };
+    let requests = match top.get("requests") {
+        None | Some(Value::Null) => return Err(malformed("missing requests")),
+        Some(Value::Array(list)) => list.clone(),
+        Some(_) => return Err(malformed("requests: must be an array")),
+    };
+    for (i, request) in requests.iter().enumerate() {
+        Request::from_json(request).map_err(|e| malformed(format!("requests[{i}]: {e}")))?;
+    }
+
+    let mut world = World::new(today, now);
+    if let Some(company) = top.get("company").filter(|v| !v.is_null()) {
+        world.company = read_company(company)?;
+    }
+    let clients = read_clients(top)?;
+    let mut records = Records::default();
+    read_relations(top, &mut world, &mut records)?;
+    read_journals(top, &mut world, &mut records)?;
+    read_locations(top, &mut world, &mut records)?;
+    read_brandings(top, &mut records)?;
+
+    let mut simulator = Simulator {
+        world,
+        records,
+        clients,
+        tokens: Tokens::default(),
+        documents: BTreeMap::new(),
+        created_live: 0,
+        created_sandbox: 0,
+        requests,
+    };
+    preload_documents(top, &mut simulator)?;
+    Ok(simulator)
+}
+
+/// A strict `YYYY-MM-DD` date (chrono alone would also take `2026-1-5`).
+pub(crate) fn parse_date(s: &str) -> Option<NaiveDate> {
+    let b = s.as_bytes();
+    let shape = b.len() == 10
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() });
+    if !shape {
+        return None;
+    }
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()
+}
+
+/// An RFC 3339 date-time (any offset, turned into UTC), or one without an offset,
+/// read as UTC.
+fn parse_date_time(s: &str) -> Option<DateTime<Utc>> {
+    if let Ok(dt) = DateTime::parse_from_rfc3339(s) {
+        return Some(dt.with_timezone(&Utc));
+    }
+    parse_date(s.get(..10)?)?;
+    NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f")
+        .ok()
+        .map(|dt| dt.and_utc())
+}
+
+/// The records of a top-level list: absent or null is none.
+fn list<'a>(top: &'a Object, key: &str) -> Result<Vec<&'a Object>, ScenarioError> {
+    match top.get(key) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Value::Object(o) => Ok(o),
+                _ => Err(malformed(format!("{key}[{i}]: must be an object"))),
+            })
+            .collect(),
+        Some(_) => Err(malformed(format!("{key}: must be an array"))),
+    }
+}
+
+/// The record's identifier (`id`, or `client_id` for a client), unique among its kind.
+fn record_id(rec: &Object, at: &str, key: &str, seen: &mut BTreeSet<String>) -> Result<String, ScenarioError> {
+    let id = match rec.get(key) {
+        None | Some(Value::Null) => return Err(malformed(format!("{at}: missing {key}"))),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(malformed(format!("{at}: {key} must be a string"))),
+    };
+    if !seen.insert(id.clone()) {
+        return Err(malformed(format!("{at}: duplicate {key} {id:?}")));
+    }
+    Ok(id)
+}
+
+/// An optional string field (absent or null is `None`).
+fn opt_str<'a>(rec: &'a Object, at: &str, key: &str) -> Result<Option<&'a str>, ScenarioError> {
+    match rec.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(malformed(format!("{at}: {key} must be a string"))),
+    }
+}
+
+/// A required string field.
+fn req_str<'a>(rec: &'a Object, at: &str, key: &str) -> Result<&'a str, ScenarioError> {
+    opt_str(rec, at, key)?.ok_or_else(|| malformed(format!("{at}: missing {key}")))
+}
+
+/// An optional boolean field (absent or null is `None`).
+fn opt_bool(rec: &Object, at: &str, key: &str) -> Result<Option<bool>, ScenarioError> {
+    match rec.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(malformed(format!("{at}: {key} must be a boolean"))),
+    }
+}
+
+fn read_company(value: &Value) -> Result<crate::context::Company, ScenarioError> {
+    let at = "company";
+    let Value::Object(rec) = value else {
+        return Err(malformed("company: must be an object"));
+    };
+    let mut company = crate::context::Company {
+        self_billing: opt_bool(rec, at, "self_billing")?.unwrap_or(false),
+        legal_notice: opt_str(rec, at, "legal_notice")?.map(str::to_owned),
+        ..crate::context::Company::default()
+    };
+    match rec.get("exemption_mentions") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(mentions)) => {
+            for (code, text) in mentions {
+                let vat = VatCode::parse(code).ok_or_else(|| {
+                    malformed(format!("company.exemption_mentions: unknown vat code {code:?}"))
+                })?;
+                let Value::String(text) = text else {
+                    return Err(malformed(format!("company.exemption_mentions.{code}: must be a string")));
+                };
+                company.exemption_mentions.insert(vat, text.clone());
+            }
+        }
+        Some(_) => return Err(malformed("company.exemption_mentions: must be an object")),
+    }
+    match rec.get("currencies") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(codes)) => {
+            let codes = codes
+                .iter()
+                .enumerate()
+                .map(|(i, c)| match c {
+                    Value::String(s) => Ok(s.clone()),
+                    _ => Err(malformed(format!("company.currencies[{i}]: must be a string"))),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            company.currencies = Some(codes);
+        }
+        Some(_) => return Err(malformed("company.currencies: must be an array")),
+    }
+    Ok(company)
+}
+
+fn read_clients(top: &Object) -> Result<Vec<Client>, ScenarioError> {
+    let mut seen = BTreeSet::new();
+    let mut clients = Vec::new();
+    for (i, rec) in list(top, "clients")?.into_iter().enumerate() {
+        let at = format!("clients[{i}]");
+        let id = record_id(rec, &at, "client_id", &mut seen)?;
+        let secret = req_str(rec, &at, "client_secret")?.to_owned();
+        let sandbox = match opt_str(rec, &at, "environment")? {
+            None | Some("live") => false,
+            Some("sandbox") => true,
+            Some(other) => {
+                return Err(malformed(format!(
+                    "{at}: environment must be \"live\" or \"sandbox\", got {other:?}"
+                )))
+            }
+        };
+        let mut permissions = Permissions::default();
+        match rec.get("permissions") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(perms)) => {
+                for p in perms {
+                    match p.as_str() {
+                        Some("c") => permissions.create = true,
+                        Some("u") => permissions.update = true,
+                        _ => return Err(malformed(format!("{at}: unknown permission {p}, expected \"c\" or \"u\""))),
+                    }
+                }
+            }
+            Some(_) => return Err(malformed(format!("{at}: permissions must be an array"))),
+        }
+        clients.push(Client {
+            id,
+            secret,
+            sandbox,
+            permissions,
+        });
+    }
+    Ok(clients)
+}
+
+fn read_relations(top: &Object, world: &mut World, records: &mut Records) -> Result<(), ScenarioError> {
+    let mut seen = BTreeSet::new();
+    for (i, rec) in list(top, "relations")?.into_iter().enumerate() {
+        let at = format!("relations[{i}]");
+        let id = record_id(rec, &at, "id", &mut seen)?;
+        let kind = match req_str(rec, &at, "kind")? {
+            "company" => RelationKind::Company,
+            "contact" => RelationKind::Contact,
+            other => {
+                return Err(malformed(format!(
+                    "{at}: kind must be \"company\" or \"contact\", got {other:?}"
+                )))
+            }
+        };
+        let payment_terms = match opt_str(rec, &at, "payment_terms")? {
+            None => None,
+            Some(_) if kind == RelationKind::Contact => {
+                return Err(malformed(format!("{at}: a contact never has payment_terms")));
+            }
+            Some(text) => Some(
+                text.parse::<PaymentTerms>()
+                    .map_err(|e| malformed(format!("{at}: {e}")))?,
+            ),
+        };
+        let peppol = opt_bool(rec, &at, "peppol")?.unwrap_or(false);
+        world.relations.insert(
+            id.clone(),
+            Relation {
+                id: id.clone(),
+                kind,
+                payment_terms,
+                peppol,
+            },
+        );
+        records.relations.insert(id, Value::Object(rec.clone()));
+    }
+    Ok(())
+}
+
+fn read_journals(top: &Object, world: &mut World, records: &mut Records) -> Result<(), ScenarioError> {
+    let mut seen = BTreeSet::new();
+    let mut default_at: BTreeMap<JournalCategory, usize> = BTreeMap::new();
+    for (i, rec) in list(top, "journals")?.into_iter().enumerate() {
+        let at = format!("journals[{i}]");
+        let id = record_id(rec, &at, "id", &mut seen)?;
+        let category_text = req_str(rec, &at, "category")?;
+        let category = JournalCategory::parse(category_text)
+            .ok_or_else(|| malformed(format!("{at}: unknown category {category_text:?}")))?;
+        let numbering_text = req_str(rec, &at, "numbering")?;
+        let numbering = Numbering::parse(numbering_text).ok_or_else(|| {
+            malformed(format!(
+                "{at}: numbering must be \"never\", \"monthly\" or \"yearly\", got {numbering_text:?}"
+            ))
+        })?;
+        let prefix = opt_str(rec, &at, "prefix")?.unwrap_or("").to_owned();
+        let next = match rec.get("next") {
+            None | Some(Value::Null) => 1,
+            Some(Value::Number(n)) => n
+                .as_u64()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| malformed(format!("{at}: next must be a whole number of at least 1, got {n}")))?,
+            Some(_) => return Err(malformed(format!("{at}: next must be a number"))),
+        };
+        if opt_bool(rec, &at, "default")?.unwrap_or(false) {
+            if let Some(first) = default_at.insert(category, i) {
+                return Err(malformed(format!(
+                    "{at}: a second default journal for category {category} (journals[{first}] is one)"
+                )));
+            }
+            world.defaults.insert(category, id.clone());
+        }
+        let window = numbering.window(world.today);
+        world.counters.entry(id.clone()).or_default().insert(window, next);
+        world.journals.insert(
+            id.clone(),
+            Journal {
+                id: id.clone(),
+                category,
+                numbering,
+                prefix,
+            },
+        );
+        records.journals.insert(id, Value::Object(rec.clone()));
+    }
+    Ok(())
+}
+
+fn read_locations(top: &Object, world: &mut World, records: &mut Records) -> Result<(), ScenarioError> {
+    let mut seen = BTreeSet::new();
+    for (i, rec) in list(top, "delivery_locations")?.into_iter().enumerate() {
+        let at = format!("delivery_locations[{i}]");
+        let id = record_id(rec, &at, "id", &mut seen)?;
+        let relation_id = req_str(rec, &at, "relation_id")?.to_owned();
+        world.locations.insert(
+            id.clone(),
+            DeliveryLocation {
+                id: id.clone(),
+                relation_id: relation_id.clone(),
+            },
+        );
+        records.locations.push((id, relation_id, Value::Object(rec.clone())));
+    }
+    Ok(())
+}
+
+fn read_brandings(top: &Object, records: &mut Records) -> Result<(), ScenarioError> {
+    let mut seen = BTreeSet::new();
+    for (i, rec) in list(top, "brandings")?.into_iter().enumerate() {
+        let at = format!("brandings[{i}]");
+        let id = record_id(rec, &at, "id", &mut seen)?;
+        opt_bool(rec, &at, "default")?;
+        records.brandings.push((id, Value::Object(rec.clone())));
+    }
+    Ok(())
+}
+
+/// Whether an id has the form of an id the run hands out (`doc-N`, `sbx-N`).
+fn is_run_id(id: &str) -> bool {
+    ["doc-", "sbx-"].iter().any(|prefix| {
+        id.strip_prefix(prefix)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+/// The errors of a refusal, in one line: `type at loc: msg; …`.
+fn describe(err: &ApiError) -> String {
+    err.errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Creates the preloaded documents in order, through the normal create rules, each
+/// drawing its number like any create; then overwrites their state fields.
+fn preload_documents(top: &Object, sim: &mut Simulator) -> Result<(), ScenarioError> {
+    let mut seen = BTreeSet::new();
+    for (i, rec) in list(top, "documents")?.into_iter().enumerate() {
+        let at = format!("documents[{i}]");
+        let id = record_id(rec, &at, "id", &mut seen)?;
+        if is_run_id(&id) {
+            return Err(malformed(format!(
+                "{at}: id {id:?} has the form of the ids the run hands out (doc-N, sbx-N)"
+            )));
+        }
+        let create = match rec.get("create") {
+            None | Some(Value::Null) => return Err(malformed(format!("{at}: missing create"))),
+            Some(body) => body,
+        };
+        let created = lifecycle::create(&sim.world, Permissions::ALL, None, Some(create), &id)
+            .map_err(|e| malformed(format!("{at}: create refused: {}", describe(&e))))?;
+        sim.world.advance(&created.number);
+        let mut document = created.document;
+        if let Some(state) = rec.get("state").filter(|v| !v.is_null()) {
+            document = lifecycle::apply_state(&document, state)
+                .map_err(|e| malformed(format!("{at}: state refused: {}", describe(&e))))?;
+        }
+        sim.documents.insert(id, document);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_strict() {
+        assert!(parse_date("2026-11-21").is_some());
+        assert!(parse_date("2024-02-29").is_some());
+        for bad in ["2026-1-05", "2026-02-30", "26-11-21", "2026/11/21", "2026-11-21T00:00:00Z", "", "２０２６-11-21"] {
+            assert!(parse_date(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn date_times_are_read_in_utc() {
+        let t = |s: &str| parse_date_time(s).map(|d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string());
+        assert_eq!(t("2026-11-21T10:00:00+01:00").as_deref(), Some("2026-11-21T09:00:00Z"));
+        assert_eq!(t("2026-11-21T10:00:00Z").as_deref(), Some("2026-11-21T10:00:00Z"));
+        assert_eq!(t("2026-11-21T10:00:00.5").as_deref(), Some("2026-11-21T10:00:00Z"));
+        assert_eq!(t("2026-11-21"), None);
+        assert_eq!(t("yesterday"), None);
+        assert_eq!(t("2026-11-21T25:00:00Z"), None);
+    }
+
+    #[test]
+    fn run_ids_are_doc_or_sbx_and_digits() {
+        assert!(is_run_id("doc-1"));
+        assert!(is_run_id("sbx-042"));
+        assert!(!is_run_id("doc-old"));
+        assert!(!is_run_id("doc-"));
+        assert!(!is_run_id("doc-1a"));
+        assert!(!is_run_id("DOC-1"));
+    }
+}

@@ -1,0 +1,98 @@
+//! The simulator's world as the rules see it: today and the clock, the company, its
+//! relations, journals and delivery locations, and the journals' counters. It
+//! implements [`Context`], so the lifecycle functions read it like a server's database.
+
+use crate::context::{Company, Context, DeliveryLocation, Journal, Relation};
+use crate::lifecycle::DrawnNumber;
+use crate::numbering::{JournalCategory, Window};
+use chrono::{DateTime, NaiveDate, Utc};
+use std::collections::BTreeMap;
+
+/// The in-memory world of a scenario, read by the rules through [`Context`].
+///
+/// Journal counters are kept per journal and per window: a journal's `next` in the
+/// scenario is the next sequence of the window that holds `today`; every other
+/// window starts at 1 (simulator.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct World {
+    pub(crate) today: NaiveDate,
+    pub(crate) now: DateTime<Utc>,
+    pub(crate) company: Company,
+    pub(crate) relations: BTreeMap<String, Relation>,
+    pub(crate) journals: BTreeMap<String, Journal>,
+    pub(crate) defaults: BTreeMap<JournalCategory, String>,
+    pub(crate) locations: BTreeMap<String, DeliveryLocation>,
+    pub(crate) counters: BTreeMap<String, BTreeMap<Window, u64>>,
+}
+
+impl World {
+    /// An empty world on `today`, with the clock at `now`.
+    pub(crate) fn new(today: NaiveDate, now: DateTime<Utc>) -> World {
+        World {
+            today,
+            now,
+            company: Company::default(),
+            relations: BTreeMap::new(),
+            journals: BTreeMap::new(),
+            defaults: BTreeMap::new(),
+            locations: BTreeMap::new(),
+            counters: BTreeMap::new(),
+        }
+    }
+
+    /// Commits a drawn number: the counter of its journal and window moves past it.
+    /// A counter never moves back.
+    pub(crate) fn advance(&mut self, number: &DrawnNumber) {
+        let next = number.sequence.saturating_add(1);
+        let counter = self
+            .counters
+            .entry(number.journal_id.clone())
+            .or_default()
+            .entry(number.window)
+            .or_insert(1);
+        if *counter < next {
+            *counter = next;
+        }
+    }
+}
+
+impl Context for World {
+    fn today(&self) -> NaiveDate {
+        self.today
+    }
+
+    fn now(&self) -> DateTime<Utc> {
+        self.now
+    }
+
+    fn company(&self) -> &Company {
+        &self.company
+    }
+
+    fn relation(&self, id: &str) -> Option<Relation> {
+        self.relations.get(id).cloned()
+    }
+
+    fn journal(&self, id: &str) -> Option<Journal> {
+        self.journals.get(id).cloned()
+    }
+
+    fn default_journal(&self, category: JournalCategory) -> Option<Journal> {
+        self.defaults
+            .get(&category)
+            .and_then(|id| self.journals.get(id))
+            .cloned()
+    }
+
+    fn delivery_location(&self, id: &str) -> Option<DeliveryLocation> {
+        self.locations.get(id).cloned()
+    }
+
+    fn next_sequence(&self, journal: &Journal, window: Window) -> u64 {
+        self.counters
+            .get(&journal.id)
+            .and_then(|windows| windows.get(&window))
+            .copied()
+            .unwrap_or(1)
+    }
+}
