@@ -1,11 +1,57 @@
-//! scratch
-fn main() {
-    let v: serde_json::Value = serde_json::from_str(r#"{"a": 0.1, "b": 1e2, "c": 12.50, "d": 1e400, "e": -0.0}"#).unwrap();
-    println!("{v}");
-    let n: serde_json::Number = "121.00".parse().unwrap();
-    println!("{} {:?}", n, n.as_str());
-    let d = rust_decimal::Decimal::from_scientific("1e2").unwrap();
-    println!("{} {}", d, d.scale());
-    let d = rust_decimal::Decimal::from_scientific("1.50e1").unwrap();
-    println!("{} {}", d, d.scale());
+//! Runs a simulator scenario (simulator.md) and prints the result as pretty JSON.
+//!
+//! ```sh
+//! cargo run --example simulate -- examples/scenarios/quickstart.json
+//! cargo run --example simulate -- - < scenario.json
+//! ```
+//!
+//! The only place of the crate that does I/O. A malformed scenario, or a file that
+//! cannot be read, prints `{"error": "…"}` and exits with code 1.
+
+use invoicing_core::simulator;
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+fn read_scenario(path: &str) -> Result<Vec<u8>, String> {
+    if path == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        Ok(bytes)
+    } else {
+        std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))
+    }
+}
+
+fn print(value: &Value) -> Result<(), String> {
+    let text =
+        serde_json::to_string_pretty(value).map_err(|e| format!("cannot write the result: {e}"))?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}").map_err(|e| format!("cannot write the result: {e}"))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.as_slice() {
+        [path] => read_scenario(path).map(|bytes| simulator::run(&bytes)),
+        _ => Err("usage: simulate FILE (or - for standard input)".to_owned()),
+    };
+    let (value, ok) = match result {
+        Ok(value) => {
+            let ok = value.get("error").is_none();
+            (value, ok)
+        }
+        Err(message) => (json!({ "error": message }), false),
+    };
+    if let Err(message) = print(&value) {
+        eprintln!("{message}");
+        return ExitCode::FAILURE;
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

@@ -53,7 +53,11 @@ impl Tokens {
             TokenKind::Access => "at",
             TokenKind::Refresh => "rt",
         };
-        let token = format!("sim{tag}{:04x}{:016x}", self.issued, fnv1a(client_id, self.issued, tag));
+        let token = format!(
+            "sim{tag}{:04x}{:016x}",
+            self.issued,
+            fnv1a(client_id, self.issued, tag)
+        );
         self.by_token.insert(token.clone(), (index, kind));
         token
     }

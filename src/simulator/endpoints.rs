@@ -58,11 +58,20 @@ fn is_body_loc(loc: &Loc) -> bool {
 /// is called with no body so that what it checks before the body (permissions first,
 /// then the query) still answers as it would; its body errors are replaced by
 /// `json_invalid`.
-fn invalid_body_answer<T>(attempt: Result<T, ApiError>, text: &str, reason: &str, keep_other_errors: bool) -> Answer {
+fn invalid_body_answer<T>(
+    attempt: Result<T, ApiError>,
+    text: &str,
+    reason: &str,
+    keep_other_errors: bool,
+) -> Answer {
     match attempt {
         Err(e) if e.status != 422 => error(&e),
         Err(e) if keep_other_errors => {
-            let mut errors: Vec<ValidationError> = e.errors.into_iter().filter(|v| !is_body_loc(&v.loc)).collect();
+            let mut errors: Vec<ValidationError> = e
+                .errors
+                .into_iter()
+                .filter(|v| !is_body_loc(&v.loc))
+                .collect();
             errors.push(json_invalid(text, reason));
             error(&ApiError::new(errors))
         }
@@ -121,7 +130,10 @@ impl Simulator {
                 .locations
                 .iter()
                 .find(|(l, _, _)| *l == id)
-                .map_or_else(|| not_found_id("delivery location", &id), |(_, _, rec)| (200, rec.clone())),
+                .map_or_else(
+                    || not_found_id("delivery location", &id),
+                    |(_, _, rec)| (200, rec.clone()),
+                ),
             Route::Relation(id) => self
                 .records
                 .relations
@@ -141,13 +153,16 @@ impl Simulator {
     /// authenticated by `Authorization: Bearer <access token>`.
     fn authenticate(&self, req: &Request) -> Result<Caller, ApiError> {
         let index = if let Some(name) = &req.client {
-            self.clients.iter().position(|c| c.id == *name).ok_or_else(|| {
-                ApiError::one(
-                    ErrorCode::InvalidClient,
-                    header_loc(),
-                    format!("no client named {name:?}"),
-                )
-            })?
+            self.clients
+                .iter()
+                .position(|c| c.id == *name)
+                .ok_or_else(|| {
+                    ApiError::one(
+                        ErrorCode::InvalidClient,
+                        header_loc(),
+                        format!("no client named {name:?}"),
+                    )
+                })?
         } else if let Some(authorization) = &req.authorization {
             self.tokens.authenticate(authorization)?
         } else {
@@ -158,7 +173,11 @@ impl Simulator {
             ));
         };
         let client = self.clients.get(index).ok_or_else(|| {
-            ApiError::one(ErrorCode::InvalidToken, header_loc(), "the token's client is gone")
+            ApiError::one(
+                ErrorCode::InvalidToken,
+                header_loc(),
+                "the token's client is gone",
+            )
         })?;
         Ok(Caller {
             sandbox: client.sandbox,
@@ -177,12 +196,19 @@ impl Simulator {
         };
         let pair = match body {
             Body::Json(Value::Object(m)) => match (m.get("client_id"), m.get("client_secret")) {
-                (Some(Value::String(id)), Some(Value::String(secret))) => Some((id.clone(), secret.clone())),
+                (Some(Value::String(id)), Some(Value::String(secret))) => {
+                    Some((id.clone(), secret.clone()))
+                }
                 _ => None,
             },
             Body::Invalid { text, .. } => {
                 let form = parse_query(text);
-                let get = |k: &str| form.iter().rev().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+                let get = |k: &str| {
+                    form.iter()
+                        .rev()
+                        .find(|(key, _)| key == k)
+                        .map(|(_, v)| v.clone())
+                };
                 get("client_id").zip(get("client_secret"))
             }
             Body::Json(_) | Body::Absent => None,
@@ -190,7 +216,11 @@ impl Simulator {
         let Some((id, secret)) = pair else {
             return refused();
         };
-        let Some(index) = self.clients.iter().position(|c| c.id == id && c.secret == secret) else {
+        let Some(index) = self
+            .clients
+            .iter()
+            .position(|c| c.id == id && c.secret == secret)
+        else {
             return refused();
         };
         let (access, refresh) = self.tokens.issue(index, &id);
@@ -208,7 +238,13 @@ impl Simulator {
             format!("doc-{}", self.created_live.saturating_add(1))
         };
         let send_peppol = req.query_param("send_peppol");
-        let attempt = lifecycle::create(&self.world, caller.permissions, send_peppol, req.body.json(), &id);
+        let attempt = lifecycle::create(
+            &self.world,
+            caller.permissions,
+            send_peppol,
+            req.body.json(),
+            &id,
+        );
         if let Body::Invalid { text, reason } = &req.body {
             return invalid_body_answer(attempt, text, reason, true);
         }
@@ -249,7 +285,13 @@ impl Simulator {
     }
 
     /// Answers an updated document, stored when the caller is live.
-    fn keep(&mut self, caller: Caller, id: &str, attempt: Result<Document, ApiError>, body: &Body) -> Answer {
+    fn keep(
+        &mut self,
+        caller: Caller,
+        id: &str,
+        attempt: Result<Document, ApiError>,
+        body: &Body,
+    ) -> Answer {
         if let Body::Invalid { text, reason } = body {
             return invalid_body_answer(attempt, text, reason, false);
         }
@@ -304,8 +346,12 @@ impl Simulator {
             Body::Invalid { text, reason } => return error(&json_invalid(text, reason).into()),
             Body::Json(Value::Object(m)) => m,
             Body::Json(other) => {
-                let err = ValidationError::new(ErrorCode::DictType, Loc::root("body"), "the body must be an object")
-                    .with_input(other);
+                let err = ValidationError::new(
+                    ErrorCode::DictType,
+                    Loc::root("body"),
+                    "the body must be an object",
+                )
+                .with_input(other);
                 return error(&err.into());
             }
         };
@@ -336,8 +382,12 @@ impl Simulator {
                     .with_ctx(json!({"expected": "true"})),
                 ),
                 None => errors.push(
-                    ValidationError::new(ErrorCode::BoolParsing, loc, "is_default must be a boolean")
-                        .with_input(value),
+                    ValidationError::new(
+                        ErrorCode::BoolParsing,
+                        loc,
+                        "is_default must be a boolean",
+                    )
+                    .with_input(value),
                 ),
             }
         }
@@ -345,10 +395,20 @@ impl Simulator {
             return error(&ApiError::new(errors));
         }
         if !designate {
-            return (200, self.records.brandings.get(index).map_or(Value::Null, |(_, r)| r.clone()));
+            return (
+                200,
+                self.records
+                    .brandings
+                    .get(index)
+                    .map_or(Value::Null, |(_, r)| r.clone()),
+            );
         }
         if caller.sandbox {
-            let mut record = self.records.brandings.get(index).map_or(Value::Null, |(_, r)| r.clone());
+            let mut record = self
+                .records
+                .brandings
+                .get(index)
+                .map_or(Value::Null, |(_, r)| r.clone());
             if let Value::Object(m) = &mut record {
                 m.insert("default".into(), Value::Bool(true));
             }
@@ -363,7 +423,13 @@ impl Simulator {
                 }
             }
         }
-        (200, self.records.brandings.get(index).map_or(Value::Null, |(_, r)| r.clone()))
+        (
+            200,
+            self.records
+                .brandings
+                .get(index)
+                .map_or(Value::Null, |(_, r)| r.clone()),
+        )
     }
 
     /// `TICK`: the files of every document exist, and every send under way arrives.
@@ -402,7 +468,11 @@ impl Simulator {
 }
 
 fn unknown_path() -> Answer {
-    one(ErrorCode::NotFound, Loc::root("path"), "no endpoint at this path")
+    one(
+        ErrorCode::NotFound,
+        Loc::root("path"),
+        "no endpoint at this path",
+    )
 }
 
 fn method_not_allowed(method: &str) -> Answer {

@@ -244,11 +244,15 @@ impl Route {
     /// document).
     pub(crate) fn allows(&self, method: &str) -> bool {
         match self {
-            Route::Token | Route::Documents | Route::DocumentSend(_) | Route::DocumentAttachments(_) => method == "POST",
+            Route::Token
+            | Route::Documents
+            | Route::DocumentSend(_)
+            | Route::DocumentAttachments(_) => method == "POST",
             Route::Document(_) => matches!(method, "GET" | "PATCH" | "SET"),
-            Route::DeliveryLocations | Route::DeliveryLocation(_) | Route::Relation(_) | Route::Journal(_) => {
-                method == "GET"
-            }
+            Route::DeliveryLocations
+            | Route::DeliveryLocation(_)
+            | Route::Relation(_)
+            | Route::Journal(_) => method == "GET",
             Route::Branding(_) => method == "PATCH",
         }
     }
@@ -262,10 +266,16 @@ mod tests {
     #[test]
     fn paths_are_split_and_percent_decoded() {
         let (segments, query) = split_path("/documents/doc%2D1?send_peppol=tr%75e&x=a+b#top");
-        assert_eq!(segments, Some(vec!["documents".to_owned(), "doc-1".to_owned()]));
+        assert_eq!(
+            segments,
+            Some(vec!["documents".to_owned(), "doc-1".to_owned()])
+        );
         assert_eq!(
             query,
-            vec![("send_peppol".to_owned(), "true".to_owned()), ("x".to_owned(), "a b".to_owned())]
+            vec![
+                ("send_peppol".to_owned(), "true".to_owned()),
+                ("x".to_owned(), "a b".to_owned())
+            ]
         );
         assert_eq!(split_path("/documents/").0, None);
         assert_eq!(split_path("documents").0, None);
@@ -285,7 +295,11 @@ mod tests {
 
     #[test]
     fn raw_body_is_read_like_a_server_would() {
-        let r = |raw: &str| Request::from_json(&json!({"method": "POST", "path": "/", "raw_body": raw})).unwrap().body;
+        let r = |raw: &str| {
+            Request::from_json(&json!({"method": "POST", "path": "/", "raw_body": raw}))
+                .unwrap()
+                .body
+        };
         assert_eq!(r(""), Body::Absent);
         assert_eq!(r("{\"a\": 1}"), Body::Json(json!({"a": 1})));
         assert!(matches!(r("{"), Body::Invalid { .. }));

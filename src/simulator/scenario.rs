@@ -39,8 +39,12 @@ fn malformed(message: impl Into<String>) -> ScenarioError {
 
 /// Reads a scenario's bytes.
 pub(crate) fn load_bytes(bytes: &[u8]) -> Result<Simulator, ScenarioError> {
-    let value: Value = serde_json::from_slice(bytes)
-        .map_err(|e| malformed(format!("scenario is not valid json: {}", e.to_string().to_lowercase())))?;
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+        malformed(format!(
+            "scenario is not valid json: {}",
+            e.to_string().to_lowercase()
+        ))
+    })?;
     load(&value)
 }
 
@@ -54,9 +58,8 @@ pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
     }
     let today = match top.get("today") {
         None | Some(Value::Null) => return Err(malformed("missing today")),
-        Some(Value::String(s)) => {
-            parse_date(s).ok_or_else(|| malformed(format!("today: {s:?} is not a valid date (yyyy-mm-dd)")))?
-        }
+        Some(Value::String(s)) => parse_date(s)
+            .ok_or_else(|| malformed(format!("today: {s:?} is not a valid date (yyyy-mm-dd)")))?,
         Some(_) => return Err(malformed("today: must be a date string (yyyy-mm-dd)")),
     };
     let now = match top.get("now") {
@@ -103,9 +106,13 @@ pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
 pub(crate) fn parse_date(s: &str) -> Option<NaiveDate> {
     let b = s.as_bytes();
     let shape = b.len() == 10
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() });
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        });
     if !shape {
         return None;
     }
@@ -141,7 +148,12 @@ fn list<'a>(top: &'a Object, key: &str) -> Result<Vec<&'a Object>, ScenarioError
 }
 
 /// The record's identifier (`id`, or `client_id` for a client), unique among its kind.
-fn record_id(rec: &Object, at: &str, key: &str, seen: &mut BTreeSet<String>) -> Result<String, ScenarioError> {
+fn record_id(
+    rec: &Object,
+    at: &str,
+    key: &str,
+    seen: &mut BTreeSet<String>,
+) -> Result<String, ScenarioError> {
     let id = match rec.get(key) {
         None | Some(Value::Null) => return Err(malformed(format!("{at}: missing {key}"))),
         Some(Value::String(s)) => s.clone(),
@@ -191,10 +203,14 @@ fn read_company(value: &Value) -> Result<crate::context::Company, ScenarioError>
         Some(Value::Object(mentions)) => {
             for (code, text) in mentions {
                 let vat = VatCode::parse(code).ok_or_else(|| {
-                    malformed(format!("company.exemption_mentions: unknown vat code {code:?}"))
+                    malformed(format!(
+                        "company.exemption_mentions: unknown vat code {code:?}"
+                    ))
                 })?;
                 let Value::String(text) = text else {
-                    return Err(malformed(format!("company.exemption_mentions.{code}: must be a string")));
+                    return Err(malformed(format!(
+                        "company.exemption_mentions.{code}: must be a string"
+                    )));
                 };
                 company.exemption_mentions.insert(vat, text.clone());
             }
@@ -209,7 +225,9 @@ fn read_company(value: &Value) -> Result<crate::context::Company, ScenarioError>
                 .enumerate()
                 .map(|(i, c)| match c {
                     Value::String(s) => Ok(s.clone()),
-                    _ => Err(malformed(format!("company.currencies[{i}]: must be a string"))),
+                    _ => Err(malformed(format!(
+                        "company.currencies[{i}]: must be a string"
+                    ))),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             company.currencies = Some(codes);
@@ -243,7 +261,11 @@ fn read_clients(top: &Object) -> Result<Vec<Client>, ScenarioError> {
                     match p.as_str() {
                         Some("c") => permissions.create = true,
                         Some("u") => permissions.update = true,
-                        _ => return Err(malformed(format!("{at}: unknown permission {p}, expected \"c\" or \"u\""))),
+                        _ => {
+                            return Err(malformed(format!(
+                                "{at}: unknown permission {p}, expected \"c\" or \"u\""
+                            )))
+                        }
                     }
                 }
             }
@@ -259,7 +281,11 @@ fn read_clients(top: &Object) -> Result<Vec<Client>, ScenarioError> {
     Ok(clients)
 }
 
-fn read_relations(top: &Object, world: &mut World, records: &mut Records) -> Result<(), ScenarioError> {
+fn read_relations(
+    top: &Object,
+    world: &mut World,
+    records: &mut Records,
+) -> Result<(), ScenarioError> {
     let mut seen = BTreeSet::new();
     for (i, rec) in list(top, "relations")?.into_iter().enumerate() {
         let at = format!("relations[{i}]");
@@ -276,7 +302,9 @@ fn read_relations(top: &Object, world: &mut World, records: &mut Records) -> Res
         let payment_terms = match opt_str(rec, &at, "payment_terms")? {
             None => None,
             Some(_) if kind == RelationKind::Contact => {
-                return Err(malformed(format!("{at}: a contact never has payment_terms")));
+                return Err(malformed(format!(
+                    "{at}: a contact never has payment_terms"
+                )));
             }
             Some(text) => Some(
                 text.parse::<PaymentTerms>()
@@ -298,7 +326,11 @@ fn read_relations(top: &Object, world: &mut World, records: &mut Records) -> Res
     Ok(())
 }
 
-fn read_journals(top: &Object, world: &mut World, records: &mut Records) -> Result<(), ScenarioError> {
+fn read_journals(
+    top: &Object,
+    world: &mut World,
+    records: &mut Records,
+) -> Result<(), ScenarioError> {
     let mut seen = BTreeSet::new();
     let mut default_at: BTreeMap<JournalCategory, usize> = BTreeMap::new();
     for (i, rec) in list(top, "journals")?.into_iter().enumerate() {
@@ -316,10 +348,11 @@ fn read_journals(top: &Object, world: &mut World, records: &mut Records) -> Resu
         let prefix = opt_str(rec, &at, "prefix")?.unwrap_or("").to_owned();
         let next = match rec.get("next") {
             None | Some(Value::Null) => 1,
-            Some(Value::Number(n)) => n
-                .as_u64()
-                .filter(|n| *n >= 1)
-                .ok_or_else(|| malformed(format!("{at}: next must be a whole number of at least 1, got {n}")))?,
+            Some(Value::Number(n)) => n.as_u64().filter(|n| *n >= 1).ok_or_else(|| {
+                malformed(format!(
+                    "{at}: next must be a whole number of at least 1, got {n}"
+                ))
+            })?,
             Some(_) => return Err(malformed(format!("{at}: next must be a number"))),
         };
         if opt_bool(rec, &at, "default")?.unwrap_or(false) {
@@ -331,7 +364,11 @@ fn read_journals(top: &Object, world: &mut World, records: &mut Records) -> Resu
             world.defaults.insert(category, id.clone());
         }
         let window = numbering.window(world.today);
-        world.counters.entry(id.clone()).or_default().insert(window, next);
+        world
+            .counters
+            .entry(id.clone())
+            .or_default()
+            .insert(window, next);
         world.journals.insert(
             id.clone(),
             Journal {
@@ -346,7 +383,11 @@ fn read_journals(top: &Object, world: &mut World, records: &mut Records) -> Resu
     Ok(())
 }
 
-fn read_locations(top: &Object, world: &mut World, records: &mut Records) -> Result<(), ScenarioError> {
+fn read_locations(
+    top: &Object,
+    world: &mut World,
+    records: &mut Records,
+) -> Result<(), ScenarioError> {
     let mut seen = BTreeSet::new();
     for (i, rec) in list(top, "delivery_locations")?.into_iter().enumerate() {
         let at = format!("delivery_locations[{i}]");
@@ -359,7 +400,9 @@ fn read_locations(top: &Object, world: &mut World, records: &mut Records) -> Res
                 relation_id: relation_id.clone(),
             },
         );
-        records.locations.push((id, relation_id, Value::Object(rec.clone())));
+        records
+            .locations
+            .push((id, relation_id, Value::Object(rec.clone())));
     }
     Ok(())
 }
@@ -429,7 +472,15 @@ mod tests {
     fn dates_are_strict() {
         assert!(parse_date("2026-11-21").is_some());
         assert!(parse_date("2024-02-29").is_some());
-        for bad in ["2026-1-05", "2026-02-30", "26-11-21", "2026/11/21", "2026-11-21T00:00:00Z", "", "２０２６-11-21"] {
+        for bad in [
+            "2026-1-05",
+            "2026-02-30",
+            "26-11-21",
+            "2026/11/21",
+            "2026-11-21T00:00:00Z",
+            "",
+            "２０２６-11-21",
+        ] {
             assert!(parse_date(bad).is_none(), "{bad}");
         }
     }
@@ -437,9 +488,18 @@ mod tests {
     #[test]
     fn date_times_are_read_in_utc() {
         let t = |s: &str| parse_date_time(s).map(|d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string());
-        assert_eq!(t("2026-11-21T10:00:00+01:00").as_deref(), Some("2026-11-21T09:00:00Z"));
-        assert_eq!(t("2026-11-21T10:00:00Z").as_deref(), Some("2026-11-21T10:00:00Z"));
-        assert_eq!(t("2026-11-21T10:00:00.5").as_deref(), Some("2026-11-21T10:00:00Z"));
+        assert_eq!(
+            t("2026-11-21T10:00:00+01:00").as_deref(),
+            Some("2026-11-21T09:00:00Z")
+        );
+        assert_eq!(
+            t("2026-11-21T10:00:00Z").as_deref(),
+            Some("2026-11-21T10:00:00Z")
+        );
+        assert_eq!(
+            t("2026-11-21T10:00:00.5").as_deref(),
+            Some("2026-11-21T10:00:00Z")
+        );
         assert_eq!(t("2026-11-21"), None);
         assert_eq!(t("yesterday"), None);
         assert_eq!(t("2026-11-21T25:00:00Z"), None);
