@@ -1,0 +1,11 @@
+//! The crate's integration tests, as one test binary (as the `time` crate does):
+//! the worked examples of the spec, and the simulator's own rules (simulator.md),
+//! each test named after the rule it checks.
+
+mod auth;
+mod examples;
+mod expect;
+mod routing;
+mod scenario;
+mod support;
+mod world;
