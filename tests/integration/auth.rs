@@ -38,8 +38,20 @@ fn an_unknown_client_name_is_invalid_client() {
 #[test]
 fn an_authorization_that_is_not_bearer_with_a_known_token_is_invalid_token() {
     // simulator.md: an authorization that is not Bearer <known token> gets 401 invalid_token
-    for value in ["Bearer nope", "Bearer", "", "Basic YXBwOnMzY3JldA==", "s3cret", "Bearer  "] {
-        let out = answers(vec![with_header("authorization", value, "GET", "/relations/rel-acme")]);
+    for value in [
+        "Bearer nope",
+        "Bearer",
+        "",
+        "Basic YXBwOnMzY3JldA==",
+        "s3cret",
+        "Bearer  ",
+    ] {
+        let out = answers(vec![with_header(
+            "authorization",
+            value,
+            "GET",
+            "/relations/rel-acme",
+        )]);
         assert_error(&out[0], 401, "invalid_token", &header_loc());
     }
 }
@@ -47,15 +59,24 @@ fn an_authorization_that_is_not_bearer_with_a_known_token_is_invalid_token() {
 #[test]
 fn the_token_endpoint_answers_a_bearer_pair() {
     // simulator.md: POST /auth/token → 200 {access_token, refresh_token, token_type: "bearer"}
-    let out = answers(vec![token_request("app", "s3cret"), token_request("app", "s3cret")]);
+    let out = answers(vec![
+        token_request("app", "s3cret"),
+        token_request("app", "s3cret"),
+    ]);
     assert_eq!(out[0].0, 200);
     let body = &out[0].1;
     assert_eq!(body["token_type"], json!("bearer"));
     let access = body["access_token"].as_str().unwrap_or_default();
     let refresh = body["refresh_token"].as_str().unwrap_or_default();
     assert!(!access.is_empty() && !refresh.is_empty() && access != refresh);
-    assert!(!access.contains("app") && !access.contains("s3cret"), "tokens are opaque: {access}");
-    assert_ne!(out[1].1["access_token"], body["access_token"], "each call issues a new pair");
+    assert!(
+        !access.contains("app") && !access.contains("s3cret"),
+        "tokens are opaque: {access}"
+    );
+    assert_ne!(
+        out[1].1["access_token"], body["access_token"],
+        "each call issues a new pair"
+    );
 }
 
 #[test]
@@ -64,8 +85,17 @@ fn an_access_token_authenticates_with_the_header_name_and_scheme_in_any_case() {
     let mut sim = simulator(&base());
     let (_, pair) = sim.handle(&token_request("app", "s3cret"));
     let access = pair["access_token"].as_str().unwrap_or_default().to_owned();
-    for (name, scheme) in [("authorization", "Bearer"), ("Authorization", "bearer"), ("AUTHORIZATION", "BEARER")] {
-        let (status, body) = sim.handle(&with_header(name, &format!("{scheme} {access}"), "GET", "/relations/rel-acme"));
+    for (name, scheme) in [
+        ("authorization", "Bearer"),
+        ("Authorization", "bearer"),
+        ("AUTHORIZATION", "BEARER"),
+    ] {
+        let (status, body) = sim.handle(&with_header(
+            name,
+            &format!("{scheme} {access}"),
+            "GET",
+            "/relations/rel-acme",
+        ));
         assert_eq!(status, 200, "{name}: {scheme}: {body}");
         assert_eq!(body["id"], json!("rel-acme"));
     }
@@ -77,7 +107,12 @@ fn a_refresh_token_is_not_an_access_token() {
     let mut sim = simulator(&base());
     let (_, pair) = sim.handle(&token_request("app", "s3cret"));
     let refresh = pair["refresh_token"].as_str().unwrap_or_default();
-    let answer = sim.handle(&with_header("authorization", &format!("Bearer {refresh}"), "GET", "/relations/rel-acme"));
+    let answer = sim.handle(&with_header(
+        "authorization",
+        &format!("Bearer {refresh}"),
+        "GET",
+        "/relations/rel-acme",
+    ));
     assert_error(&answer, 401, "invalid_token", &header_loc());
 }
 
@@ -86,7 +121,10 @@ fn a_token_acts_for_its_client_and_environment() {
     // simulator.md: a sandbox client's documents get sbx-N ids
     let mut sim = simulator(&base());
     let (_, pair) = sim.handle(&token_request("sbx", "sandb0x"));
-    let bearer = format!("Bearer {}", pair["access_token"].as_str().unwrap_or_default());
+    let bearer = format!(
+        "Bearer {}",
+        pair["access_token"].as_str().unwrap_or_default()
+    );
     let mut create = create_request("ignored", "", &invoice());
     if let Some(m) = create.as_object_mut() {
         m.remove("client");
@@ -123,7 +161,9 @@ fn the_token_endpoint_refuses_anything_but_a_valid_pair_with_invalid_client_at_b
         json!(null),
     ];
     for body in bodies {
-        let out = answers(vec![json!({"method": "POST", "path": "/auth/token", "body": body})]);
+        let out = answers(vec![
+            json!({"method": "POST", "path": "/auth/token", "body": body}),
+        ]);
         assert_error(&out[0], 401, "invalid_client", &json!(["body"]));
     }
     let out = answers(vec![
@@ -193,7 +233,11 @@ fn permissions_come_from_the_client_record() {
     assert_error(&out[1], 403, "permission_denied", &header_loc());
     assert_error(&out[2], 403, "permission_denied", &header_loc());
     assert_eq!(out[3].0, 201, "{}", out[3].1);
-    assert_eq!(out[3].1["id"], json!("doc-1"), "refused creates use up no id");
+    assert_eq!(
+        out[3].1["id"],
+        json!("doc-1"),
+        "refused creates use up no id"
+    );
 }
 
 #[test]

@@ -7,8 +7,10 @@ use invoicing_core::simulator::run;
 use serde_json::Value;
 
 fn check_fixture(name: &str, text: &str) {
-    let fixture: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{name}: bad fixture: {e}"));
-    let scenario = serde_json::to_vec(&fixture["scenario"]).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let fixture: Value =
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("{name}: bad fixture: {e}"));
+    let scenario =
+        serde_json::to_vec(&fixture["scenario"]).unwrap_or_else(|e| panic!("{name}: {e}"));
     let result = run(&scenario);
     let expect = fixture["expect"]
         .as_array()
@@ -32,7 +34,9 @@ fn example_001_single_line_full_document() {
 fn example_005_doc_allowance_largest_remainder_loses_no_cent() {
     check_fixture(
         "005_doc_allowance_largest_remainder_loses_no_cent.json",
-        include_str!("../fixtures/spec_examples/005_doc_allowance_largest_remainder_loses_no_cent.json"),
+        include_str!(
+            "../fixtures/spec_examples/005_doc_allowance_largest_remainder_loses_no_cent.json"
+        ),
     );
 }
 

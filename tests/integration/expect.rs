@@ -178,7 +178,9 @@ fn check_amount_text(value: &Value, minor: u32) -> Result<(), String> {
     }
     let decimals = text.split_once('.').map_or(0, |(_, frac)| frac.len());
     if u32::try_from(decimals).ok() != Some(minor) {
-        return Err(format!("{text} has {decimals} decimals, the currency has {minor}"));
+        return Err(format!(
+            "{text} has {decimals} decimals, the currency has {minor}"
+        ));
     }
     if text.starts_with('-') && decimal(text).is_some_and(|d| d.is_zero()) {
         return Err(format!("{text} is a negative zero"));
@@ -193,20 +195,24 @@ fn check_errors(expected: &[Value], body: &Value, exact: bool) -> Result<(), Str
         .and_then(Value::as_array)
         .ok_or_else(|| format!("body has no detail list: {body}"))?;
     let matches = |e: &Value, d: &Value| {
-        ["type", "loc"]
-            .iter()
-            .all(|k| match (e.get(k), d.get(k)) {
-                (Some(ev), Some(dv)) => match_subset(ev, dv, "").is_ok(),
-                _ => false,
-            })
+        ["type", "loc"].iter().all(|k| match (e.get(k), d.get(k)) {
+            (Some(ev), Some(dv)) => match_subset(ev, dv, "").is_ok(),
+            _ => false,
+        })
     };
     for e in expected {
         if !detail.iter().any(|d| matches(e, d)) {
-            return Err(format!("error {e} not found in detail {}", Value::Array(detail.clone())));
+            return Err(format!(
+                "error {e} not found in detail {}",
+                Value::Array(detail.clone())
+            ));
         }
     }
     if exact {
-        if let Some(extra) = detail.iter().find(|d| !expected.iter().any(|e| matches(e, d))) {
+        if let Some(extra) = detail
+            .iter()
+            .find(|d| !expected.iter().any(|e| matches(e, d)))
+        {
             return Err(format!("unexpected error {extra} (errors_exact)"));
         }
     }
@@ -252,9 +258,14 @@ mod rules {
         assert!(check_document_amounts(&doc("4.200")).is_err());
         assert!(check_document_amounts(&doc("-0.00")).is_err());
         assert!(check_document_amounts(&doc("4.20e0")).is_err());
-        let jpy = j(r#"{"currency": "JPY", "tax_amount": 1210, "vat_breakdown": [{"taxable_amount": 5.0}]}"#);
-        assert!(check_document_amounts(&jpy).unwrap_err().contains("vat_breakdown[0].taxable_amount"));
-        let line_ac = j(r#"{"currency": "KWD", "lines": [{"allowance_charges": [{"amount": 1.25}]}]}"#);
+        let jpy = j(
+            r#"{"currency": "JPY", "tax_amount": 1210, "vat_breakdown": [{"taxable_amount": 5.0}]}"#,
+        );
+        assert!(check_document_amounts(&jpy)
+            .unwrap_err()
+            .contains("vat_breakdown[0].taxable_amount"));
+        let line_ac =
+            j(r#"{"currency": "KWD", "lines": [{"allowance_charges": [{"amount": 1.25}]}]}"#);
         assert!(check_document_amounts(&line_ac).is_err());
     }
 
@@ -265,13 +276,22 @@ mod rules {
                             {"type": "extra_forbidden", "loc": ["body", "x"], "msg": "m"}]}"#,
         );
         let response = j(&format!(r#"{{"status": 422, "body": {body}}}"#));
-        let one = j(r#"{"status": 422, "errors": [{"type": "missing", "loc": ["body", "lines", 0, "quantity"]}]}"#);
+        let one = j(
+            r#"{"status": 422, "errors": [{"type": "missing", "loc": ["body", "lines", 0, "quantity"]}]}"#,
+        );
         assert!(check_response(&response, &one).is_ok());
-        let exact = j(r#"{"status": 422, "errors": [{"type": "missing", "loc": ["body", "lines", 0, "quantity"]}], "errors_exact": true}"#);
-        assert!(check_response(&response, &exact).unwrap_err().contains("extra_forbidden"));
-        let wrong_loc = j(r#"{"status": 422, "errors": [{"type": "missing", "loc": ["body", "lines", 1, "quantity"]}]}"#);
+        let exact = j(
+            r#"{"status": 422, "errors": [{"type": "missing", "loc": ["body", "lines", 0, "quantity"]}], "errors_exact": true}"#,
+        );
+        assert!(check_response(&response, &exact)
+            .unwrap_err()
+            .contains("extra_forbidden"));
+        let wrong_loc = j(
+            r#"{"status": 422, "errors": [{"type": "missing", "loc": ["body", "lines", 1, "quantity"]}]}"#,
+        );
         assert!(check_response(&response, &wrong_loc).is_err());
-        let short_loc = j(r#"{"status": 422, "errors": [{"type": "missing", "loc": ["body", "lines"]}]}"#);
+        let short_loc =
+            j(r#"{"status": 422, "errors": [{"type": "missing", "loc": ["body", "lines"]}]}"#);
         assert!(check_response(&response, &short_loc).is_err());
         let wrong_status = j(r#"{"status": 400}"#);
         assert!(check_response(&response, &wrong_status).is_err());

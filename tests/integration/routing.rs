@@ -2,7 +2,10 @@
 //! answered as given, 404 for an unknown id or path, 405 for a method a path does not
 //! take, 501 for attachments, query parameters, and bodies that are not JSON.
 
-use crate::support::{answers, assert_error, base, create_request, error_types, invoice, request, request_with, simulator};
+use crate::support::{
+    answers, assert_error, base, create_request, error_types, invoice, request, request_with,
+    simulator,
+};
 use serde_json::json;
 
 #[test]
@@ -57,7 +60,11 @@ fn the_delivery_location_list_needs_its_relation_id() {
 fn unknown_query_parameters_are_ignored() {
     // decisions.md §9: unknown query parameters are ignored (send_mail included)
     let out = answers(vec![
-        request("app", "GET", "/delivery-locations?page=2&relation_id=rel-beta&sort=name"),
+        request(
+            "app",
+            "GET",
+            "/delivery-locations?page=2&relation_id=rel-beta&sort=name",
+        ),
         request("app", "GET", "/relations/rel-acme?expand=all"),
         create_request("app", "?send_mail=true&utm_source=x", &invoice()),
     ]);
@@ -91,12 +98,27 @@ fn an_unknown_id_in_the_path_is_not_found_at_path_id() {
     let loc = json!(["path", "id"]);
     let out = answers(vec![
         request("app", "GET", "/documents/doc-1"),
-        request_with("app", "PATCH", "/documents/doc-1", &json!({"order_number": "x"})),
-        request_with("app", "POST", "/documents/doc-1/send", &json!({"peppol": true})),
+        request_with(
+            "app",
+            "PATCH",
+            "/documents/doc-1",
+            &json!({"order_number": "x"}),
+        ),
+        request_with(
+            "app",
+            "POST",
+            "/documents/doc-1/send",
+            &json!({"peppol": true}),
+        ),
         request("app", "GET", "/relations/rel-nobody"),
         request("app", "GET", "/journals/jrn-nobody"),
         request("app", "GET", "/delivery-locations/loc-nobody"),
-        request_with("app", "PATCH", "/brandings/brd-nobody", &json!({"is_default": true})),
+        request_with(
+            "app",
+            "PATCH",
+            "/brandings/brd-nobody",
+            &json!({"is_default": true}),
+        ),
         json!({"method": "SET", "path": "/documents/doc-1", "body": {"peppol_status": "sent"}}),
     ]);
     for answer in &out {
@@ -107,11 +129,22 @@ fn an_unknown_id_in_the_path_is_not_found_at_path_id() {
 #[test]
 fn an_unknown_path_is_not_found_at_path() {
     // decisions.md §9: 404 at ["path"] for an unknown path
-    for path in ["/invoices", "/documents/doc-1/pdf", "/documents/", "documents", "/", "", "/relations", "/auth"] {
+    for path in [
+        "/invoices",
+        "/documents/doc-1/pdf",
+        "/documents/",
+        "documents",
+        "/",
+        "",
+        "/relations",
+        "/auth",
+    ] {
         let out = answers(vec![request("app", "GET", path)]);
         assert_error(&out[0], 404, "not_found", &json!(["path"]));
     }
-    let out = answers(vec![json!({"method": "SET", "path": "/nowhere", "body": {}})]);
+    let out = answers(vec![
+        json!({"method": "SET", "path": "/nowhere", "body": {}}),
+    ]);
     assert_error(&out[0], 404, "not_found", &json!(["path"]));
 }
 
@@ -134,7 +167,9 @@ fn a_known_path_with_a_method_it_does_not_take_is_method_not_allowed() {
         let out = answers(vec![request("app", method, path)]);
         assert_error(&out[0], 405, "method_not_allowed", &json!(["method"]));
     }
-    let out = answers(vec![json!({"method": "SET", "path": "/documents", "body": {}})]);
+    let out = answers(vec![
+        json!({"method": "SET", "path": "/documents", "body": {}}),
+    ]);
     assert_error(&out[0], 405, "method_not_allowed", &json!(["method"]));
 }
 
@@ -161,7 +196,11 @@ fn a_raw_body_that_is_not_json_is_json_invalid_at_body() {
     let out = crate::support::responses(&s);
     for answer in &out {
         assert_error(answer, 422, "json_invalid", &json!(["body"]));
-        assert!(answer.1["detail"][0]["input"].is_string(), "the text sent is the input: {}", answer.1);
+        assert!(
+            answer.1["detail"][0]["input"].is_string(),
+            "the text sent is the input: {}",
+            answer.1
+        );
     }
     assert_eq!(out[0].1["detail"][0]["input"], json!("{\"type\": "));
 }
@@ -178,7 +217,12 @@ fn a_body_that_is_not_json_still_answers_permissions_first() {
         {"client": "creator", "method": "PATCH", "path": "/brandings/brd-2", "raw_body": "{"},
     ]);
     for answer in crate::support::responses(&s) {
-        assert_error(&answer, 403, "permission_denied", &json!(["header", "authorization"]));
+        assert_error(
+            &answer,
+            403,
+            "permission_denied",
+            &json!(["header", "authorization"]),
+        );
     }
 }
 
@@ -190,8 +234,14 @@ fn a_body_that_is_not_json_keeps_the_query_errors_of_a_create() {
     ]);
     assert_eq!(out[0].0, 422);
     let errors = error_types(&out[0].1);
-    assert!(errors.contains(&("json_invalid".to_owned(), json!(["body"]))), "{errors:?}");
-    assert!(errors.contains(&("bool_parsing".to_owned(), json!(["query", "send_peppol"]))), "{errors:?}");
+    assert!(
+        errors.contains(&("json_invalid".to_owned(), json!(["body"]))),
+        "{errors:?}"
+    );
+    assert!(
+        errors.contains(&("bool_parsing".to_owned(), json!(["query", "send_peppol"]))),
+        "{errors:?}"
+    );
 }
 
 #[test]

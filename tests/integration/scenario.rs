@@ -1,7 +1,9 @@
 //! Loading a scenario (simulator.md "Scenario (input)"): each malformed condition
 //! answers `{"error": "…"}` saying what and where, and no input panics.
 
-use crate::support::{base, invoice, j, malformed, malformed_bytes, responses, simulator, with_requests};
+use crate::support::{
+    base, invoice, j, malformed, malformed_bytes, responses, simulator, with_requests,
+};
 use invoicing_core::simulator::{run, Simulator};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -20,7 +22,10 @@ fn with_record(list: &str, record: Value) -> Value {
 fn a_scenario_that_is_not_json_is_malformed() {
     // simulator.md: malformed when it is not JSON
     let message = malformed_bytes(b"{\"today\": \"2026-11-21\",");
-    assert!(message.starts_with("scenario is not valid json: "), "{message}");
+    assert!(
+        message.starts_with("scenario is not valid json: "),
+        "{message}"
+    );
     assert!(malformed_bytes(b"").starts_with("scenario is not valid json"));
     assert!(malformed_bytes(&[0xff, 0xfe]).starts_with("scenario is not valid json"));
 }
@@ -61,7 +66,13 @@ fn only_today_and_requests_are_required() {
 #[test]
 fn today_that_is_not_a_date_is_malformed() {
     // simulator.md: malformed when today is not a valid date
-    for bad in ["2026-02-30", "21/11/2026", "2026-11-21T00:00:00Z", "2026-1-5", ""] {
+    for bad in [
+        "2026-02-30",
+        "21/11/2026",
+        "2026-11-21T00:00:00Z",
+        "2026-1-5",
+        "",
+    ] {
         let mut s = base();
         s["today"] = json!(bad);
         assert_eq!(
@@ -77,7 +88,12 @@ fn today_that_is_not_a_date_is_malformed() {
 #[test]
 fn now_that_is_not_a_date_time_is_malformed() {
     // simulator.md: malformed when now is not a valid date-time
-    for bad in ["2026-11-21", "noon", "2026-11-21T25:00:00Z", "2026-11-21T10:00:00+25:00"] {
+    for bad in [
+        "2026-11-21",
+        "noon",
+        "2026-11-21T25:00:00Z",
+        "2026-11-21T10:00:00+25:00",
+    ] {
         let mut s = base();
         s["now"] = json!(bad);
         assert_eq!(
@@ -117,7 +133,11 @@ fn now_defaults_to_today_at_midnight_utc() {
 fn a_record_without_its_id_is_malformed() {
     // simulator.md: malformed when a record lacks its id
     let cases = [
-        ("relations", json!({"kind": "company"}), "relations[3]: missing id"),
+        (
+            "relations",
+            json!({"kind": "company"}),
+            "relations[3]: missing id",
+        ),
         (
             "journals",
             json!({"category": "sales_credit", "numbering": "never"}),
@@ -128,23 +148,37 @@ fn a_record_without_its_id_is_malformed() {
             json!({"relation_id": "rel-acme"}),
             "delivery_locations[3]: missing id",
         ),
-        ("brandings", json!({"name": "Third"}), "brandings[2]: missing id"),
+        (
+            "brandings",
+            json!({"name": "Third"}),
+            "brandings[2]: missing id",
+        ),
         (
             "clients",
             json!({"client_secret": "x"}),
             "clients[5]: missing client_id",
         ),
-        ("documents", json!({"create": invoice()}), "documents[0]: missing id"),
+        (
+            "documents",
+            json!({"create": invoice()}),
+            "documents[0]: missing id",
+        ),
     ];
     for (list, record, message) in cases {
         assert_eq!(malformed(&with_record(list, record)), message, "{list}");
     }
     assert_eq!(
-        malformed(&with_record("relations", json!({"id": null, "kind": "company"}))),
+        malformed(&with_record(
+            "relations",
+            json!({"id": null, "kind": "company"})
+        )),
         "relations[3]: missing id"
     );
     assert_eq!(
-        malformed(&with_record("relations", json!({"id": 7, "kind": "company"}))),
+        malformed(&with_record(
+            "relations",
+            json!({"id": 7, "kind": "company"})
+        )),
         "relations[3]: id must be a string"
     );
 }
@@ -176,7 +210,11 @@ fn two_records_of_one_kind_sharing_an_id_are_malformed() {
             json!({"id": "loc-1", "relation_id": "rel-beta"}),
             "delivery_locations[3]: duplicate id \"loc-1\"",
         ),
-        ("brandings", json!({"id": "brd-1"}), "brandings[2]: duplicate id \"brd-1\""),
+        (
+            "brandings",
+            json!({"id": "brd-1"}),
+            "brandings[2]: duplicate id \"brd-1\"",
+        ),
         (
             "clients",
             json!({"client_id": "app", "client_secret": "other"}),
@@ -193,7 +231,10 @@ fn two_records_of_one_kind_sharing_an_id_are_malformed() {
 
 #[test]
 fn records_of_different_kinds_may_share_an_id() {
-    let s = with_record("journals", json!({"id": "rel-acme", "category": "sales_credit", "numbering": "never"}));
+    let s = with_record(
+        "journals",
+        json!({"id": "rel-acme", "category": "sales_credit", "numbering": "never"}),
+    );
     simulator(&s);
 }
 
@@ -205,7 +246,9 @@ fn a_preloaded_document_id_of_the_form_doc_n_or_sbx_n_is_malformed() {
         s["documents"] = json!([{"id": id, "create": invoice()}]);
         assert_eq!(
             malformed(&s),
-            format!("documents[0]: id {id:?} has the form of the ids the run hands out (doc-N, sbx-N)")
+            format!(
+                "documents[0]: id {id:?} has the form of the ids the run hands out (doc-N, sbx-N)"
+            )
         );
     }
     for id in ["doc-old", "doc-", "sbx-1a", "DOC-1"] {
@@ -225,9 +268,18 @@ fn a_preloaded_create_refused_by_the_rules_is_malformed_with_its_errors() {
     body["relation_id"] = json!("rel-nobody");
     s["documents"] = json!([{"id": "doc-old", "create": body}]);
     let message = malformed(&s);
-    assert!(message.starts_with("documents[0]: create refused: "), "{message}");
-    assert!(message.contains("string_pattern_mismatch at body.payment_terms"), "{message}");
-    assert!(message.contains("relation_not_found at body.relation_id"), "{message}");
+    assert!(
+        message.starts_with("documents[0]: create refused: "),
+        "{message}"
+    );
+    assert!(
+        message.contains("string_pattern_mismatch at body.payment_terms"),
+        "{message}"
+    );
+    assert!(
+        message.contains("relation_not_found at body.relation_id"),
+        "{message}"
+    );
     s["documents"] = json!([{"id": "doc-old"}]);
     assert_eq!(malformed(&s), "documents[0]: missing create");
 }
@@ -235,9 +287,13 @@ fn a_preloaded_create_refused_by_the_rules_is_malformed_with_its_errors() {
 #[test]
 fn a_preloaded_state_refused_is_malformed_with_its_errors() {
     let mut s = base();
-    s["documents"] = json!([{"id": "doc-old", "create": invoice(), "state": {"peppol_status": "lost"}}]);
+    s["documents"] =
+        json!([{"id": "doc-old", "create": invoice(), "state": {"peppol_status": "lost"}}]);
     let message = malformed(&s);
-    assert!(message.starts_with("documents[0]: state refused: "), "{message}");
+    assert!(
+        message.starts_with("documents[0]: state refused: "),
+        "{message}"
+    );
     assert!(message.contains("peppol_status"), "{message}");
 }
 
@@ -261,8 +317,14 @@ fn a_contact_with_payment_terms_is_malformed() {
         "relations",
         json!({"id": "rel-piet", "kind": "contact", "payment_terms": "30-df"}),
     );
-    assert_eq!(malformed(&s), "relations[3]: a contact never has payment_terms");
-    let s = with_record("relations", json!({"id": "rel-piet", "kind": "contact", "payment_terms": null}));
+    assert_eq!(
+        malformed(&s),
+        "relations[3]: a contact never has payment_terms"
+    );
+    let s = with_record(
+        "relations",
+        json!({"id": "rel-piet", "kind": "contact", "payment_terms": null}),
+    );
     simulator(&s);
 }
 
@@ -272,8 +334,14 @@ fn wrongly_typed_scenario_keys_are_malformed() {
         (json!({"relations": {}}), "relations: must be an array"),
         (json!({"relations": [1]}), "relations[0]: must be an object"),
         (json!({"company": []}), "company: must be an object"),
-        (json!({"company": {"self_billing": "yes"}}), "company: self_billing must be a boolean"),
-        (json!({"company": {"legal_notice": 3}}), "company: legal_notice must be a string"),
+        (
+            json!({"company": {"self_billing": "yes"}}),
+            "company: self_billing must be a boolean",
+        ),
+        (
+            json!({"company": {"legal_notice": 3}}),
+            "company: legal_notice must be a string",
+        ),
         (
             json!({"company": {"exemption_mentions": {"tax_free": "x"}}}),
             "company.exemption_mentions: unknown vat code \"tax_free\"",
@@ -282,13 +350,22 @@ fn wrongly_typed_scenario_keys_are_malformed() {
             json!({"company": {"exemption_mentions": {"export": 1}}}),
             "company.exemption_mentions.export: must be a string",
         ),
-        (json!({"company": {"currencies": "EUR"}}), "company.currencies: must be an array"),
-        (json!({"company": {"currencies": ["EUR", 978]}}), "company.currencies[1]: must be a string"),
+        (
+            json!({"company": {"currencies": "EUR"}}),
+            "company.currencies: must be an array",
+        ),
+        (
+            json!({"company": {"currencies": ["EUR", 978]}}),
+            "company.currencies[1]: must be a string",
+        ),
         (
             json!({"relations": [{"id": "r", "kind": "person"}]}),
             "relations[0]: kind must be \"company\" or \"contact\", got \"person\"",
         ),
-        (json!({"relations": [{"id": "r"}]}), "relations[0]: missing kind"),
+        (
+            json!({"relations": [{"id": "r"}]}),
+            "relations[0]: missing kind",
+        ),
         (
             json!({"relations": [{"id": "r", "kind": "company", "peppol": "yes"}]}),
             "relations[0]: peppol must be a boolean",
@@ -325,8 +402,14 @@ fn wrongly_typed_scenario_keys_are_malformed() {
             json!({"clients": [{"client_id": "c", "client_secret": "s", "permissions": ["c", "d"]}]}),
             "clients[0]: unknown permission \"d\", expected \"c\" or \"u\"",
         ),
-        (json!({"clients": [{"client_id": "c"}]}), "clients[0]: missing client_secret"),
-        (json!({"documents": [{"id": "x", "create": invoice()}, 3]}), "documents[1]: must be an object"),
+        (
+            json!({"clients": [{"client_id": "c"}]}),
+            "clients[0]: missing client_secret",
+        ),
+        (
+            json!({"documents": [{"id": "x", "create": invoice()}, 3]}),
+            "documents[1]: must be an object",
+        ),
     ];
     for (patch, message) in cases {
         let mut s = json!({"today": "2026-11-21", "requests": []});
@@ -342,11 +425,26 @@ fn malformed_requests_make_the_scenario_malformed() {
     let cases = [
         (json!(3), "requests[0]: a request must be an object"),
         (json!({"path": "/documents"}), "requests[0]: missing method"),
-        (json!({"method": "", "path": "/documents"}), "requests[0]: method must be a non-empty string"),
-        (json!({"method": "GET"}), "requests[0]: missing path (only TICK has none)"),
-        (json!({"method": "GET", "path": 1}), "requests[0]: path must be a string"),
-        (json!({"method": "GET", "path": "/x", "client": 1}), "requests[0]: client must be a string"),
-        (json!({"method": "GET", "path": "/x", "headers": []}), "requests[0]: headers must be an object"),
+        (
+            json!({"method": "", "path": "/documents"}),
+            "requests[0]: method must be a non-empty string",
+        ),
+        (
+            json!({"method": "GET"}),
+            "requests[0]: missing path (only TICK has none)",
+        ),
+        (
+            json!({"method": "GET", "path": 1}),
+            "requests[0]: path must be a string",
+        ),
+        (
+            json!({"method": "GET", "path": "/x", "client": 1}),
+            "requests[0]: client must be a string",
+        ),
+        (
+            json!({"method": "GET", "path": "/x", "headers": []}),
+            "requests[0]: headers must be an object",
+        ),
         (
             json!({"method": "GET", "path": "/x", "headers": {"Authorization": 1}}),
             "requests[0]: header Authorization must be a string",
@@ -355,10 +453,17 @@ fn malformed_requests_make_the_scenario_malformed() {
             json!({"method": "POST", "path": "/x", "body": {}, "raw_body": "{}"}),
             "requests[0]: body and raw_body exclude each other",
         ),
-        (json!({"method": "POST", "path": "/x", "raw_body": {}}), "requests[0]: raw_body must be a string"),
+        (
+            json!({"method": "POST", "path": "/x", "raw_body": {}}),
+            "requests[0]: raw_body must be a string",
+        ),
     ];
     for (request, message) in cases {
-        assert_eq!(malformed(&with_requests(base(), vec![request.clone()])), message, "{request}");
+        assert_eq!(
+            malformed(&with_requests(base(), vec![request.clone()])),
+            message,
+            "{request}"
+        );
     }
 }
 
@@ -371,7 +476,9 @@ fn unknown_keys_inside_records_and_requests_are_ignored() {
     s["clients"][0]["note"] = json!("main app");
     let s = with_requests(
         s,
-        vec![json!({"client": "app", "method": "GET", "path": "/relations/rel-acme", "comment": "x"})],
+        vec![
+            json!({"client": "app", "method": "GET", "path": "/relations/rel-acme", "comment": "x"}),
+        ],
     );
     let out = responses(&s);
     assert_eq!(out[0].0, 200);
@@ -390,7 +497,10 @@ fn the_same_scenario_gives_the_same_bytes() {
         ],
     );
     let bytes = s.to_string();
-    assert_eq!(run(bytes.as_bytes()).to_string(), run(bytes.as_bytes()).to_string());
+    assert_eq!(
+        run(bytes.as_bytes()).to_string(),
+        run(bytes.as_bytes()).to_string()
+    );
 }
 
 /// Every key of the base scenario (and of its first record of each list, and of a
@@ -412,7 +522,8 @@ fn no_scenario_value_of_any_type_panics() {
         j("1e400"),
     ];
     let mut s = base();
-    s["documents"] = json!([{"id": "doc-old", "create": invoice(), "state": {"peppol_status": "sent"}}]);
+    s["documents"] =
+        json!([{"id": "doc-old", "create": invoice(), "state": {"peppol_status": "sent"}}]);
     s["requests"] = json!([
         {"client": "app", "method": "POST", "path": "/documents", "body": invoice()},
         {"headers": {"authorization": "Bearer x"}, "method": "PATCH", "path": "/brandings/brd-2", "body": {"is_default": true}}

@@ -87,7 +87,10 @@ pub fn responses(scenario: &Value) -> Vec<(u16, Value)> {
     };
     list.iter()
         .map(|r| {
-            let status = r["status"].as_u64().and_then(|s| u16::try_from(s).ok()).unwrap_or(0);
+            let status = r["status"]
+                .as_u64()
+                .and_then(|s| u16::try_from(s).ok())
+                .unwrap_or(0);
             (status, r["body"].clone())
         })
         .collect()
@@ -114,7 +117,11 @@ pub fn malformed_bytes(bytes: &[u8]) -> String {
     let Some(obj) = out.as_object() else {
         panic!("run answered a non-object: {out}");
     };
-    assert_eq!(obj.len(), 1, "a malformed scenario answers only the error: {out}");
+    assert_eq!(
+        obj.len(),
+        1,
+        "a malformed scenario answers only the error: {out}"
+    );
     match obj.get("error") {
         Some(Value::String(message)) => message.clone(),
         _ => panic!("the scenario is not malformed: {out}"),
@@ -127,7 +134,12 @@ pub fn error_types(body: &Value) -> Vec<(String, Value)> {
         .as_array()
         .unwrap_or_else(|| panic!("not an error body: {body}"))
         .iter()
-        .map(|e| (e["type"].as_str().unwrap_or_default().to_owned(), e["loc"].clone()))
+        .map(|e| {
+            (
+                e["type"].as_str().unwrap_or_default().to_owned(),
+                e["loc"].clone(),
+            )
+        })
         .collect()
 }
 

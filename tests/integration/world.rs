@@ -3,7 +3,8 @@
 //! the default branding.
 
 use crate::support::{
-    answers, assert_error, base, create_request, invoice, request, request_with, responses, simulator, with_requests,
+    answers, assert_error, base, create_request, invoice, request, request_with, responses,
+    simulator, with_requests,
 };
 use invoicing_core::context::Context;
 use invoicing_core::numbering::Window;
@@ -42,7 +43,11 @@ fn live_documents_get_doc_ids_in_creation_order() {
     assert_eq!(out[0].1["id"], json!("doc-1"));
     assert_eq!(out[1].0, 422, "a refused create uses up no id");
     assert_eq!(out[2].1["id"], json!("doc-2"));
-    assert_eq!(out[3], (200, out[2].1.clone()), "GET answers the stored document");
+    assert_eq!(
+        out[3],
+        (200, out[2].1.clone()),
+        "GET answers the stored document"
+    );
     assert_eq!(out[4].1["id"], json!("doc-old"));
     assert_eq!(out[4].1["document_number"], json!("INV2026-0001"));
     assert_eq!(out[0].1["document_number"], json!("INV2026-0002"));
@@ -62,7 +67,11 @@ fn sandbox_documents_get_sbx_ids_that_never_resolve() {
     assert_eq!(out[1].1["id"], json!("sbx-2"));
     assert_error(&out[2], 404, "not_found", &json!(["path", "id"]));
     assert_error(&out[3], 404, "not_found", &json!(["path", "id"]));
-    assert_eq!(out[4].1["id"], json!("doc-1"), "sandbox creates use up no live id");
+    assert_eq!(
+        out[4].1["id"],
+        json!("doc-1"),
+        "sandbox creates use up no live id"
+    );
 }
 
 #[test]
@@ -101,9 +110,24 @@ fn sandbox_patch_send_and_branding_changes_are_answered_but_not_applied() {
     let s = with_requests(
         with_documents(json!([{"id": "doc-old", "create": invoice()}])),
         vec![
-            request_with("sbx", "PATCH", "/documents/doc-old", &json!({"order_number": "PO-1"})),
-            request_with("sbx", "POST", "/documents/doc-old/send", &json!({"peppol": true})),
-            request_with("sbx", "PATCH", "/brandings/brd-2", &json!({"is_default": true})),
+            request_with(
+                "sbx",
+                "PATCH",
+                "/documents/doc-old",
+                &json!({"order_number": "PO-1"}),
+            ),
+            request_with(
+                "sbx",
+                "POST",
+                "/documents/doc-old/send",
+                &json!({"peppol": true}),
+            ),
+            request_with(
+                "sbx",
+                "PATCH",
+                "/brandings/brd-2",
+                &json!({"is_default": true}),
+            ),
             request("app", "GET", "/documents/doc-old"),
             request_with("app", "PATCH", "/brandings/brd-1", &json!({})),
             request_with("app", "PATCH", "/brandings/brd-2", &json!({})),
@@ -111,8 +135,17 @@ fn sandbox_patch_send_and_branding_changes_are_answered_but_not_applied() {
     );
     let out = responses(&s);
     assert_eq!((out[0].0, &out[0].1["order_number"]), (200, &json!("PO-1")));
-    assert_eq!((out[1].0, &out[1].1["peppol_status"]), (200, &json!("sending")));
-    assert_eq!(out[2], (200, json!({"id": "brd-2", "name": "Second", "default": true})));
+    assert_eq!(
+        (out[1].0, &out[1].1["peppol_status"]),
+        (200, &json!("sending"))
+    );
+    assert_eq!(
+        out[2],
+        (
+            200,
+            json!({"id": "brd-2", "name": "Second", "default": true})
+        )
+    );
     assert_eq!(out[3].1["order_number"], json!(null));
     assert_eq!(out[3].1["peppol_status"], json!("not_sent"));
     assert_eq!(out[4].1["default"], json!(true));
@@ -154,7 +187,11 @@ fn a_journal_next_is_the_next_sequence_of_the_window_holding_today() {
     let never = world.journal("jrn-sales-b").expect("jrn-sales-b");
     assert_eq!(world.next_sequence(&never, Window::Always), 5);
     let proforma = world.journal("jrn-proforma").expect("jrn-proforma");
-    assert_eq!(world.next_sequence(&proforma, Window::Always), 1, "next defaults to 1");
+    assert_eq!(
+        world.next_sequence(&proforma, Window::Always),
+        1,
+        "next defaults to 1"
+    );
 
     let mut earlier = invoice();
     earlier["issue_date"] = json!("2025-06-30");
@@ -170,7 +207,12 @@ fn a_journal_next_is_the_next_sequence_of_the_window_holding_today() {
     let numbers: Vec<&Value> = out.iter().map(|(_, b)| &b["document_number"]).collect();
     assert_eq!(
         numbers,
-        [&json!("INV2025-0001"), &json!("INV2026-0007"), &json!("INV2026-0008"), &json!("INV2025-0002")]
+        [
+            &json!("INV2025-0001"),
+            &json!("INV2026-0007"),
+            &json!("INV2026-0008"),
+            &json!("INV2025-0002")
+        ]
     );
 }
 
@@ -188,7 +230,10 @@ fn the_world_answers_the_context_of_the_scenario() {
     assert!(!world.company().accepts_currency("GBP"));
     assert_eq!(world.company().exemption_mentions.len(), 1);
     let acme = world.relation("rel-acme").expect("rel-acme");
-    assert_eq!(acme.payment_terms.map(|t| t.to_string()).as_deref(), Some("30-fm"));
+    assert_eq!(
+        acme.payment_terms.map(|t| t.to_string()).as_deref(),
+        Some("30-fm")
+    );
     assert!(acme.peppol);
     assert!(!world.relation("rel-beta").expect("rel-beta").peppol);
     assert_eq!(
@@ -197,8 +242,14 @@ fn the_world_answers_the_context_of_the_scenario() {
             .map(|j| j.id),
         Some("jrn-sales".to_owned())
     );
-    assert_eq!(world.default_journal(invoicing_core::numbering::JournalCategory::PurchasesInvoice), None);
-    assert_eq!(world.delivery_location("loc-3").map(|l| l.relation_id), Some("rel-beta".to_owned()));
+    assert_eq!(
+        world.default_journal(invoicing_core::numbering::JournalCategory::PurchasesInvoice),
+        None
+    );
+    assert_eq!(
+        world.delivery_location("loc-3").map(|l| l.relation_id),
+        Some("rel-beta".to_owned())
+    );
     assert!(world.delivery_location("loc-9").is_none());
 }
 
@@ -247,7 +298,11 @@ fn tick_makes_the_files_available_and_sending_becomes_sent() {
     assert_eq!(out[0].1["peppol_status"], json!("sending"), "{}", out[0].1);
     assert_eq!(out[0].1["pdf_available"], json!(false));
     assert_eq!(out[2], (200, json!({})));
-    for (answer, peppol) in [(&out[3], "sent"), (&out[4], "not_sent"), (&out[5], "rejected")] {
+    for (answer, peppol) in [
+        (&out[3], "sent"),
+        (&out[4], "not_sent"),
+        (&out[5], "rejected"),
+    ] {
         assert_eq!(answer.1["pdf_available"], json!(true));
         assert_eq!(answer.1["xml_available"], json!(true));
         assert_eq!(answer.1["peppol_status"], json!(peppol));
@@ -278,10 +333,16 @@ fn set_overrides_state_fields_and_answers_the_document() {
     let s = with_requests(
         with_documents(json!([{"id": "doc-old", "create": invoice()}])),
         vec![
-            set("doc-old", &json!({"peppol_status": "rejected", "mail_status": "sent"})),
+            set(
+                "doc-old",
+                &json!({"peppol_status": "rejected", "mail_status": "sent"}),
+            ),
             request("app", "GET", "/documents/doc-old"),
             set("doc-old", &json!({"paid_amount": "24.18"})),
-            set("doc-old", &json!({"paid_amount": 0, "payment_status": "unknown"})),
+            set(
+                "doc-old",
+                &json!({"paid_amount": 0, "payment_status": "unknown"}),
+            ),
             set("doc-old", &json!({"peppol_status": "lost"})),
             json!({"method": "SET", "path": "/documents/doc-old"}),
         ],
@@ -325,16 +386,36 @@ fn patch_and_send_by_a_live_client_are_kept() {
     let s = with_requests(
         with_documents(json!([{"id": "doc-old", "create": invoice()}])),
         vec![
-            request_with("app", "PATCH", "/documents/doc-old", &json!({"order_number": "PO-1"})),
-            request_with("app", "POST", "/documents/doc-old/send", &json!({"peppol": true})),
+            request_with(
+                "app",
+                "PATCH",
+                "/documents/doc-old",
+                &json!({"order_number": "PO-1"}),
+            ),
+            request_with(
+                "app",
+                "POST",
+                "/documents/doc-old/send",
+                &json!({"peppol": true}),
+            ),
             request("app", "GET", "/documents/doc-old"),
-            request_with("app", "PATCH", "/documents/doc-old", &json!({"order_number": "PO-2"})),
+            request_with(
+                "app",
+                "PATCH",
+                "/documents/doc-old",
+                &json!({"order_number": "PO-2"}),
+            ),
         ],
     );
     let out = responses(&s);
     assert_eq!(out[2].1["order_number"], json!("PO-1"));
     assert_eq!(out[2].1["peppol_status"], json!("sending"));
-    assert_error(&out[3], 422, "document_locked", &json!(["body", "order_number"]));
+    assert_error(
+        &out[3],
+        422,
+        "document_locked",
+        &json!(["body", "order_number"]),
+    );
 }
 
 #[test]
@@ -342,15 +423,46 @@ fn designating_a_branding_clears_the_previous_default() {
     // simulator.md: PATCH /brandings/{id} designates the default branding and answers
     // the record with default as in the scenario
     let out = answers(vec![
-        request_with("app", "PATCH", "/brandings/brd-2", &json!({"is_default": true})),
+        request_with(
+            "app",
+            "PATCH",
+            "/brandings/brd-2",
+            &json!({"is_default": true}),
+        ),
         request_with("app", "PATCH", "/brandings/brd-1", &json!({})),
-        request_with("updater", "PATCH", "/brandings/brd-1", &json!({"is_default": "yes"})),
+        request_with(
+            "updater",
+            "PATCH",
+            "/brandings/brd-1",
+            &json!({"is_default": "yes"}),
+        ),
         request_with("app", "PATCH", "/brandings/brd-2", &json!({})),
     ]);
-    assert_eq!(out[0], (200, json!({"id": "brd-2", "name": "Second", "default": true})));
-    assert_eq!(out[1], (200, json!({"id": "brd-1", "name": "Main", "default": false})));
-    assert_eq!(out[2], (200, json!({"id": "brd-1", "name": "Main", "default": true})));
-    assert_eq!(out[3], (200, json!({"id": "brd-2", "name": "Second", "default": false})));
+    assert_eq!(
+        out[0],
+        (
+            200,
+            json!({"id": "brd-2", "name": "Second", "default": true})
+        )
+    );
+    assert_eq!(
+        out[1],
+        (
+            200,
+            json!({"id": "brd-1", "name": "Main", "default": false})
+        )
+    );
+    assert_eq!(
+        out[2],
+        (200, json!({"id": "brd-1", "name": "Main", "default": true}))
+    );
+    assert_eq!(
+        out[3],
+        (
+            200,
+            json!({"id": "brd-2", "name": "Second", "default": false})
+        )
+    );
 }
 
 #[test]
@@ -360,15 +472,29 @@ fn an_empty_branding_patch_changes_nothing() {
         request_with("app", "PATCH", "/brandings/brd-2", &json!({})),
         request_with("app", "PATCH", "/brandings/brd-1", &json!({})),
     ]);
-    assert_eq!(out[0], (200, json!({"id": "brd-2", "name": "Second", "default": false})));
-    assert_eq!(out[1], (200, json!({"id": "brd-1", "name": "Main", "default": true})));
+    assert_eq!(
+        out[0],
+        (
+            200,
+            json!({"id": "brd-2", "name": "Second", "default": false})
+        )
+    );
+    assert_eq!(
+        out[1],
+        (200, json!({"id": "brd-1", "name": "Main", "default": true}))
+    );
 }
 
 #[test]
 fn a_branding_key_other_than_is_default_is_read_only() {
     // simulator.md: any key but is_default is read_only (decisions.md §8)
     let out = answers(vec![
-        request_with("app", "PATCH", "/brandings/brd-2", &json!({"name": "New", "is_default": true, "logo": null})),
+        request_with(
+            "app",
+            "PATCH",
+            "/brandings/brd-2",
+            &json!({"name": "New", "is_default": true, "logo": null}),
+        ),
         request_with("app", "PATCH", "/brandings/brd-1", &json!({})),
     ]);
     assert_eq!(out[0].0, 422);
@@ -381,7 +507,11 @@ fn a_branding_key_other_than_is_default_is_read_only() {
             ("read_only".to_owned(), json!(["body", "name"])),
         ]
     );
-    assert_eq!(out[1].1["default"], json!(true), "a refused PATCH changes nothing");
+    assert_eq!(
+        out[1].1["default"],
+        json!(true),
+        "a refused PATCH changes nothing"
+    );
 }
 
 #[test]
@@ -390,15 +520,30 @@ fn is_default_must_mean_true() {
     // literal_error; anything else is bool_parsing
     let loc = json!(["body", "is_default"]);
     for value in [json!(false), json!("off"), json!(0), json!("No")] {
-        let out = answers(vec![request_with("app", "PATCH", "/brandings/brd-2", &json!({"is_default": value}))]);
+        let out = answers(vec![request_with(
+            "app",
+            "PATCH",
+            "/brandings/brd-2",
+            &json!({"is_default": value}),
+        )]);
         assert_error(&out[0], 422, "literal_error", &loc);
     }
     for value in [json!("maybe"), json!(2), json!(null), json!([true])] {
-        let out = answers(vec![request_with("app", "PATCH", "/brandings/brd-2", &json!({"is_default": value}))]);
+        let out = answers(vec![request_with(
+            "app",
+            "PATCH",
+            "/brandings/brd-2",
+            &json!({"is_default": value}),
+        )]);
         assert_error(&out[0], 422, "bool_parsing", &loc);
     }
     for value in [json!(true), json!("TRUE"), json!(1), json!("on")] {
-        let out = answers(vec![request_with("app", "PATCH", "/brandings/brd-2", &json!({"is_default": value}))]);
+        let out = answers(vec![request_with(
+            "app",
+            "PATCH",
+            "/brandings/brd-2",
+            &json!({"is_default": value}),
+        )]);
         assert_eq!(out[0].1["default"], json!(true), "{value}");
     }
 }
@@ -408,13 +553,23 @@ fn a_branding_patch_needs_u_and_an_object_body() {
     // simulator.md: PATCH /brandings/{id} needs u; decisions.md §9: a missing body is
     // missing at ["body"], a body that is not an object dict_type
     let out = answers(vec![
-        request_with("creator", "PATCH", "/brandings/brd-2", &json!({"is_default": true})),
+        request_with(
+            "creator",
+            "PATCH",
+            "/brandings/brd-2",
+            &json!({"is_default": true}),
+        ),
         request("app", "PATCH", "/brandings/brd-2"),
         request_with("app", "PATCH", "/brandings/brd-2", &json!(null)),
         request_with("app", "PATCH", "/brandings/brd-2", &json!([])),
         request_with("app", "PATCH", "/brandings/brd-1", &json!({})),
     ]);
-    assert_error(&out[0], 403, "permission_denied", &json!(["header", "authorization"]));
+    assert_error(
+        &out[0],
+        403,
+        "permission_denied",
+        &json!(["header", "authorization"]),
+    );
     assert_error(&out[1], 422, "missing", &json!(["body"]));
     assert_error(&out[2], 422, "missing", &json!(["body"]));
     assert_error(&out[3], 422, "dict_type", &json!(["body"]));
