@@ -575,3 +575,49 @@ fn a_branding_patch_needs_u_and_an_object_body() {
     assert_error(&out[3], 422, "dict_type", &json!(["body"]));
     assert_eq!(out[4].1["default"], json!(true));
 }
+
+#[test]
+fn the_company_settings_of_the_scenario_reach_the_rules() {
+    // simulator.md: company {self_billing, legal_notice, exemption_mentions, currencies}
+    let mut s = base();
+    s["company"] = json!({
+        "self_billing": true,
+        "legal_notice": "Terms apply.",
+        "exemption_mentions": {"intra_community": "Art. 39bis Belgian VAT Code"},
+        "currencies": ["USD"]
+    });
+    s["journals"]
+        .as_array_mut()
+        .map(|list| list.push(json!({"id": "jrn-sb", "category": "purchases_invoice", "numbering": "never", "prefix": "SB", "default": true})));
+    let mut intra = invoice();
+    intra["currency"] = json!("USD");
+    intra["lines"] = json!([{"quantity": 1, "unit_price": 100, "vat_code": "intra_community"}]);
+    let mut purchase = intra.clone();
+    purchase["type"] = json!("purchase_invoice");
+    let out = responses(&with_requests(
+        s,
+        vec![
+            create_request("app", "", &intra),
+            create_request("app", "", &invoice()),
+            create_request("app", "", &purchase),
+        ],
+    ));
+    assert_eq!(out[0].0, 201, "{}", out[0].1);
+    assert_eq!(out[0].1["legal_notice"], json!("Terms apply."));
+    assert_eq!(
+        out[0].1["vat_breakdown"][0]["exemption_reason"],
+        json!("Art. 39bis Belgian VAT Code")
+    );
+    assert_eq!(
+        out[0].1["vat_breakdown"][0]["exemption_reason_code"],
+        json!("VATEX-EU-IC")
+    );
+    assert_error(
+        &out[1],
+        422,
+        "currency_not_supported",
+        &json!(["body", "currency"]),
+    );
+    assert_eq!(out[2].0, 201, "{}", out[2].1);
+    assert_eq!(out[2].1["document_number"], json!("SB000001"));
+}
