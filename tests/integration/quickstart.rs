@@ -7,7 +7,7 @@
 //! (total 1466.25): 890.03 / 3150.90 / 959.08 cents → floors 890 + 3150 + 959 = 4999,
 //! the cent left goes to the largest remainder (0.90, the 12 % group): shares
 //! 8.90 / 31.51 / 9.59. Taxable 252.10 / 892.49 / 271.66; VAT 52.941 → 52.94,
-//! 107.0988 → 107.10, 16.2996 → 16.30. tax_exclusive 1416.25, VAT 176.34, total
+//! 107.0988 → 107.10, 16.2996 → 16.30. `tax_exclusive_amount` 1416.25, VAT 176.34, total
 //! 1592.59. Number INV2026-0128 (yearly journal, next 128); communication base
 //! 0020260128, 20260128 mod 97 = 29 → +++002/0260/12829+++. Terms 30-fm from
 //! 2026-11-21: 2026-12-01 + 30 days = 2026-12-31.
