@@ -97,7 +97,10 @@ pub fn allocate(amount: i128, weights: &[i128]) -> Result<Vec<i128>, AllocationE
         // Largest remainder first; on a tie the earlier weight (stable sort keeps it).
         order.sort_by(|&a, &b| remainders[b].cmp(&remainders[a]));
         // left < number of weights, since every remainder is below total.
-        for &i in order.iter().take(usize::try_from(left).unwrap_or(usize::MAX)) {
+        for &i in order
+            .iter()
+            .take(usize::try_from(left).unwrap_or(usize::MAX))
+        {
             shares[i] += 1;
         }
     }
@@ -112,7 +115,10 @@ mod tests {
     #[test]
     fn largest_remainder_loses_no_cent() {
         // decisions.md §3.6: 1000 cents over 3333/3333/3334 → 333/333/334
-        assert_eq!(allocate(1000, &[3333, 3333, 3334]).unwrap(), vec![333, 333, 334]);
+        assert_eq!(
+            allocate(1000, &[3333, 3333, 3334]).unwrap(),
+            vec![333, 333, 334]
+        );
     }
 
     #[test]
@@ -130,14 +136,26 @@ mod tests {
         assert_eq!(allocate(-1, &[1]), Err(AllocationError::NegativeAmount(-1)));
         assert_eq!(
             allocate(5, &[2, 0]),
-            Err(AllocationError::NonPositiveWeight { index: 1, weight: 0 })
+            Err(AllocationError::NonPositiveWeight {
+                index: 1,
+                weight: 0
+            })
         );
         assert_eq!(
             allocate(5, &[-3]),
-            Err(AllocationError::NonPositiveWeight { index: 0, weight: -3 })
+            Err(AllocationError::NonPositiveWeight {
+                index: 0,
+                weight: -3
+            })
         );
-        assert_eq!(allocate(MAX_UNITS + 1, &[1]), Err(AllocationError::OutOfRange(MAX_UNITS + 1)));
-        assert_eq!(allocate(1, &[i128::MAX]), Err(AllocationError::OutOfRange(i128::MAX)));
+        assert_eq!(
+            allocate(MAX_UNITS + 1, &[1]),
+            Err(AllocationError::OutOfRange(MAX_UNITS + 1))
+        );
+        assert_eq!(
+            allocate(1, &[i128::MAX]),
+            Err(AllocationError::OutOfRange(i128::MAX))
+        );
     }
 
     #[test]
@@ -182,7 +200,7 @@ mod tests {
             let total: i128 = weights.iter().sum();
             let mut expect: Vec<i128> = weights.iter().map(|w| amount * w / total).collect();
             let mut rem: Vec<(i128, usize)> = weights.iter().enumerate().map(|(i, w)| (-(amount * w % total), i)).collect();
-            rem.sort();
+            rem.sort_unstable();
             let left = amount - expect.iter().sum::<i128>();
             for &(_, i) in rem.iter().take(usize::try_from(left).unwrap()) {
                 expect[i] += 1;

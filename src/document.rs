@@ -213,12 +213,8 @@ pub enum MailStatus {
 
 impl MailStatus {
     /// Every value.
-    pub const ALL: &'static [MailStatus] = &[
-        Self::NotSent,
-        Self::Sent,
-        Self::Failed,
-        Self::Unknown,
-    ];
+    pub const ALL: &'static [MailStatus] =
+        &[Self::NotSent, Self::Sent, Self::Failed, Self::Unknown];
 
     /// The value as written.
     pub fn as_str(self) -> &'static str {
@@ -240,7 +236,10 @@ impl PeppolStatus {
     /// Whether the document has left (or may have): sending, sent, accepted, unknown.
     /// Such a document cannot be sent again and is under the edit lock (decisions.md §6, §7).
     pub fn has_left(self) -> bool {
-        matches!(self, Self::Sending | Self::Sent | Self::Accepted | Self::Unknown)
+        matches!(
+            self,
+            Self::Sending | Self::Sent | Self::Accepted | Self::Unknown
+        )
     }
 }
 
@@ -249,7 +248,12 @@ impl AccountingStatus {
     pub fn locks(self) -> bool {
         matches!(
             self,
-            Self::Transfered | Self::Exporting | Self::Exported | Self::Posting | Self::Validated | Self::Imported
+            Self::Transfered
+                | Self::Exporting
+                | Self::Exported
+                | Self::Posting
+                | Self::Validated
+                | Self::Imported
         )
     }
 }
@@ -379,7 +383,10 @@ fn allowance_json(ac: &AllowanceCharge, amount: Option<Decimal>, currency: Curre
         AllowanceValue::Amount(a) => Some(a),
         AllowanceValue::Rate(_) => None,
     });
-    m.insert("amount".into(), amount.map_or(Value::Null, |a| currency.to_json(a)));
+    m.insert(
+        "amount".into(),
+        amount.map_or(Value::Null, |a| currency.to_json(a)),
+    );
     m.insert("reason".into(), opt_str(ac.reason.as_ref()));
     m.insert(
         "rate".into(),
@@ -414,9 +421,15 @@ impl Document {
         put("id", Value::String(self.id.clone()));
         put("type", Value::String(self.doc_type.as_str().into()));
         put("origin", Value::String(self.origin.clone()));
-        put("document_number", Value::String(self.document_number.clone()));
+        put(
+            "document_number",
+            Value::String(self.document_number.clone()),
+        );
         put("order_number", opt_str(self.order_number.as_ref()));
-        put("despatch_reference", opt_str(self.despatch_reference.as_ref()));
+        put(
+            "despatch_reference",
+            opt_str(self.despatch_reference.as_ref()),
+        );
         put("buyer_reference", opt_str(self.buyer_reference.as_ref()));
         put("issue_date", date(self.issue_date));
         put("due_date", date(self.due_date));
@@ -424,7 +437,10 @@ impl Document {
         put("delivery_date", opt_date(self.delivery_date));
         put("period_start", opt_date(self.period_start));
         put("period_end", opt_date(self.period_end));
-        put("payment_remittance", Value::String(self.payment_remittance.to_string()));
+        put(
+            "payment_remittance",
+            Value::String(self.payment_remittance.to_string()),
+        );
         put("is_remittance_structured", Value::Bool(true));
         put(
             "create_date",
@@ -436,18 +452,39 @@ impl Document {
         put("total_amount", c.to_json(comp.total_amount));
         put("paid_amount", c.to_json(self.paid_amount));
         put("remaining_amount", c.to_json(self.remaining_amount()));
-        put("payment_status", Value::String(self.payment_status.as_str().into()));
-        put("accounting_status", Value::String(self.accounting_status.as_str().into()));
+        put(
+            "payment_status",
+            Value::String(self.payment_status.as_str().into()),
+        );
+        put(
+            "accounting_status",
+            Value::String(self.accounting_status.as_str().into()),
+        );
         put("pdf_available", Value::Bool(self.pdf_available));
         put("xml_available", Value::Bool(self.xml_available));
-        put("relation_type", Value::String(self.relation_type.as_str().into()));
+        put(
+            "relation_type",
+            Value::String(self.relation_type.as_str().into()),
+        );
         put("relation_id", Value::String(self.relation_id.clone()));
         put("journal_id", Value::String(self.journal_id.clone()));
-        put("delivery_location_id", opt_str(self.delivery_location_id.as_ref()));
-        put("payment_terms", Value::String(self.payment_terms.to_string()));
+        put(
+            "delivery_location_id",
+            opt_str(self.delivery_location_id.as_ref()),
+        );
+        put(
+            "payment_terms",
+            Value::String(self.payment_terms.to_string()),
+        );
         put("legal_notice", opt_str(self.legal_notice.as_ref()));
-        put("peppol_status", Value::String(self.peppol_status.as_str().into()));
-        put("mail_status", Value::String(self.mail_status.as_str().into()));
+        put(
+            "peppol_status",
+            Value::String(self.peppol_status.as_str().into()),
+        );
+        put(
+            "mail_status",
+            Value::String(self.mail_status.as_str().into()),
+        );
         put("attachments", Value::Array(Vec::new()));
         put(
             "allowance_charges",
@@ -455,7 +492,9 @@ impl Document {
                 self.allowance_charges
                     .iter()
                     .enumerate()
-                    .map(|(j, ac)| allowance_json(ac, comp.allowance_charges.get(j).map(|a| a.amount), c))
+                    .map(|(j, ac)| {
+                        allowance_json(ac, comp.allowance_charges.get(j).map(|a| a.amount), c)
+                    })
                     .collect(),
             ),
         );
@@ -477,9 +516,18 @@ impl Document {
                     .enumerate()
                     .map(|(g, group)| {
                         let mut e = Map::new();
-                        e.insert("vat_code".into(), Value::String(group.vat_code.as_str().into()));
-                        e.insert("vat_rate".into(), group.vat_rate.map_or(Value::Null, decimal_value));
-                        e.insert("category".into(), Value::String(group.vat_code.category().into()));
+                        e.insert(
+                            "vat_code".into(),
+                            Value::String(group.vat_code.as_str().into()),
+                        );
+                        e.insert(
+                            "vat_rate".into(),
+                            group.vat_rate.map_or(Value::Null, decimal_value),
+                        );
+                        e.insert(
+                            "category".into(),
+                            Value::String(group.vat_code.category().into()),
+                        );
                         e.insert("taxable_amount".into(), c.to_json(group.taxable_amount));
                         e.insert("tax_amount".into(), c.to_json(group.tax_amount));
                         let ex = self.exemptions.get(g).and_then(Option::as_ref);
@@ -489,7 +537,8 @@ impl Document {
                         );
                         e.insert(
                             "exemption_reason_code".into(),
-                            ex.and_then(|x| x.code).map_or(Value::Null, |s| Value::String(s.into())),
+                            ex.and_then(|x| x.code)
+                                .map_or(Value::Null, |s| Value::String(s.into())),
                         );
                         Value::Object(e)
                     })
@@ -503,13 +552,21 @@ impl Document {
         let c = self.currency;
         let p = &line.pricing;
         let amounts = self.computation.lines.get(i);
-        let amount = |f: fn(&crate::compute::LineAmounts) -> Decimal| amounts.map_or(Value::Null, |a| c.to_json(f(a)));
+        let amount = |f: fn(&crate::compute::LineAmounts) -> Decimal| {
+            amounts.map_or(Value::Null, |a| c.to_json(f(a)))
+        };
         let mut m = Map::new();
         m.insert("sequence".into(), Value::from(i + 1));
         m.insert("quantity".into(), decimal_value(p.quantity));
-        m.insert("vat_rate".into(), p.vat_rate.map_or(Value::Null, decimal_value));
+        m.insert(
+            "vat_rate".into(),
+            p.vat_rate.map_or(Value::Null, decimal_value),
+        );
         m.insert("item_name".into(), opt_str(line.item_name.as_ref()));
-        m.insert("item_description".into(), opt_str(line.item_description.as_ref()));
+        m.insert(
+            "item_description".into(),
+            opt_str(line.item_description.as_ref()),
+        );
         m.insert("unit_price".into(), decimal_value(p.unit_price));
         m.insert("unit_code".into(), opt_str(line.unit_code.as_ref()));
         m.insert("vat_code".into(), Value::String(p.vat_code.as_str().into()));
@@ -519,9 +576,14 @@ impl Document {
         m.insert("section_name".into(), opt_str(line.section_name.as_ref()));
         m.insert(
             "item_properties".into(),
-            line.item_properties.clone().map_or(Value::Null, Value::Object),
+            line.item_properties
+                .clone()
+                .map_or(Value::Null, Value::Object),
         );
-        m.insert("item_identification".into(), opt_str(line.item_identification.as_ref()));
+        m.insert(
+            "item_identification".into(),
+            opt_str(line.item_identification.as_ref()),
+        );
         m.insert("product_code".into(), opt_str(line.product_code.as_ref()));
         m.insert(
             "allowance_charges".into(),
@@ -529,7 +591,13 @@ impl Document {
                 p.allowance_charges
                     .iter()
                     .enumerate()
-                    .map(|(j, ac)| allowance_json(ac, amounts.and_then(|a| a.allowance_charges.get(j).copied()), c))
+                    .map(|(j, ac)| {
+                        allowance_json(
+                            ac,
+                            amounts.and_then(|a| a.allowance_charges.get(j).copied()),
+                            c,
+                        )
+                    })
                     .collect(),
             ),
         );

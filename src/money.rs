@@ -79,7 +79,8 @@ impl Currency {
     /// assert_eq!(eur.round("-0.004".parse::<Decimal>().unwrap()).to_string(), "0.00");
     /// ```
     pub fn round(self, value: Decimal) -> Decimal {
-        let mut r = value.round_dp_with_strategy(self.minor_unit, RoundingStrategy::MidpointAwayFromZero);
+        let mut r =
+            value.round_dp_with_strategy(self.minor_unit, RoundingStrategy::MidpointAwayFromZero);
         if r.is_zero() {
             r = Decimal::ZERO;
         }
@@ -196,8 +197,14 @@ mod tests {
     fn amounts_are_written_with_the_minor_unit_and_never_negative_zero() {
         // decisions.md §2: 121.00; JPY 1210; KWD 1.250; never -0.00
         assert_eq!(Currency::EUR.format(d("121")), "121.00");
-        assert_eq!(Currency::from_code("JPY").unwrap().format(d("1210")), "1210");
-        assert_eq!(Currency::from_code("KWD").unwrap().format(d("1.25")), "1.250");
+        assert_eq!(
+            Currency::from_code("JPY").unwrap().format(d("1210")),
+            "1210"
+        );
+        assert_eq!(
+            Currency::from_code("KWD").unwrap().format(d("1.25")),
+            "1.250"
+        );
         assert_eq!(Currency::EUR.format(d("-0.001")), "0.00");
         assert_eq!(Currency::EUR.format(d("-0.00")), "0.00");
         assert_eq!(Currency::EUR.to_json(d("4.2")).to_string(), "4.20");

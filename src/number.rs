@@ -102,9 +102,18 @@ pub fn parse_decimal(text: &str) -> Result<Decimal, NumberError> {
 }
 
 /// Puts sign, digits and exponent together as a decimal, exactly or not at all.
-fn build(negative: bool, int_digits: &str, frac_digits: &str, exponent: i64) -> Result<Decimal, NumberError> {
+fn build(
+    negative: bool,
+    int_digits: &str,
+    frac_digits: &str,
+    exponent: i64,
+) -> Result<Decimal, NumberError> {
     // All significant digits, and the scale they are written at.
-    let mut digits: Vec<u8> = int_digits.bytes().chain(frac_digits.bytes()).map(|b| b - b'0').collect();
+    let mut digits: Vec<u8> = int_digits
+        .bytes()
+        .chain(frac_digits.bytes())
+        .map(|b| b - b'0')
+        .collect();
     let frac_len = i64::try_from(frac_digits.len()).unwrap_or(i64::MAX);
     let mut scale: i64 = frac_len.saturating_sub(exponent);
     // Leading zeros carry nothing.
@@ -149,7 +158,8 @@ fn build(negative: bool, int_digits: &str, frac_digits: &str, exponent: i64) -> 
         mantissa = -mantissa;
     }
     let scale = u32::try_from(scale).map_err(|_| NumberError::TooPrecise)?;
-    Decimal::try_from_i128_with_scale(mantissa, scale).map_err(|_| NumberError::TooLarge { negative })
+    Decimal::try_from_i128_with_scale(mantissa, scale)
+        .map_err(|_| NumberError::TooLarge { negative })
 }
 
 /// Reads a JSON value as an exact decimal: a JSON number, or a string holding a
@@ -194,29 +204,50 @@ mod tests {
 
     #[test]
     fn malformed_texts_are_invalid() {
-        for t in ["", "-", "+", ".", "e5", "1e", "1e+", "1,5", "1.2.3", "NaN", "inf", "0x10", "1 2", "١٢"] {
+        for t in [
+            "", "-", "+", ".", "e5", "1e", "1e+", "1,5", "1.2.3", "NaN", "inf", "0x10", "1 2", "١٢",
+        ] {
             assert_eq!(parse_decimal(t), Err(NumberError::Invalid), "{t}");
         }
     }
 
     #[test]
     fn huge_and_tiny_numbers_are_told_apart() {
-        assert_eq!(parse_decimal("1e400"), Err(NumberError::TooLarge { negative: false }));
-        assert_eq!(parse_decimal("-1e29"), Err(NumberError::TooLarge { negative: true }));
+        assert_eq!(
+            parse_decimal("1e400"),
+            Err(NumberError::TooLarge { negative: false })
+        );
+        assert_eq!(
+            parse_decimal("-1e29"),
+            Err(NumberError::TooLarge { negative: true })
+        );
         assert_eq!(
             parse_decimal("123456789012345678901234567890"),
             Err(NumberError::TooLarge { negative: false })
         );
         assert_eq!(parse_decimal("1e-400"), Err(NumberError::TooPrecise));
-        assert_eq!(parse_decimal("0.10000000000000000000000000000000"), Ok("0.1000000000000000000000000000".parse().unwrap()));
-        assert_eq!(parse_decimal("1e99999999999999999999999"), Err(NumberError::TooLarge { negative: false }));
-        assert_eq!(parse_decimal("1e-99999999999999999999999"), Err(NumberError::TooPrecise));
-        assert_eq!(parse_decimal("0e-99999999999999999999999").unwrap(), Decimal::ZERO);
+        assert_eq!(
+            parse_decimal("0.10000000000000000000000000000000"),
+            Ok("0.1000000000000000000000000000".parse().unwrap())
+        );
+        assert_eq!(
+            parse_decimal("1e99999999999999999999999"),
+            Err(NumberError::TooLarge { negative: false })
+        );
+        assert_eq!(
+            parse_decimal("1e-99999999999999999999999"),
+            Err(NumberError::TooPrecise)
+        );
+        assert_eq!(
+            parse_decimal("0e-99999999999999999999999").unwrap(),
+            Decimal::ZERO
+        );
     }
 
     #[test]
     fn json_strings_and_numbers_read_alike() {
-        let v: Value = serde_json::from_str(r#"[12.50, "12.50", " 12.50 ", "abc", null, [1]]"#).unwrap();
+        let v: Value =
+            serde_json::from_str(r#"[12.50, "12.50", " 12.50 ", "abc", null, [1]]"#).unwrap();
         assert_eq!(decimal_from_json(&v[0]).unwrap().to_string(), "12.50");
         assert_eq!(decimal_from_json(&v[1]).unwrap().to_string(), "12.50");
         assert_eq!(decimal_from_json(&v[2]).unwrap().to_string(), "12.50");

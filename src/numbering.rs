@@ -76,7 +76,9 @@ impl Numbering {
 
     /// The numbering written `s`, if any.
     pub fn parse(s: &str) -> Option<Numbering> {
-        [Self::Never, Self::Monthly, Self::Yearly].into_iter().find(|n| n.as_str() == s)
+        [Self::Never, Self::Monthly, Self::Yearly]
+            .into_iter()
+            .find(|n| n.as_str() == s)
     }
 
     /// The window of the counter that holds `date`.
@@ -144,10 +146,22 @@ mod tests {
         // decisions.md §5: never {prefix}{seq:06}, yearly {prefix}{YYYY}-{seq:04},
         // monthly {prefix}{YYYY}{MM}-{seq:04}
         assert_eq!(Numbering::Never.number("B", d("2026-11-21"), 5), "B000005");
-        assert_eq!(Numbering::Yearly.number("INV", d("2026-11-21"), 1), "INV2026-0001");
-        assert_eq!(Numbering::Monthly.number("INV", d("2026-01-05"), 37), "INV202601-0037");
-        assert_eq!(Numbering::Never.number("", d("2026-11-21"), 1_234_567), "1234567");
-        assert_eq!(Numbering::Yearly.number("X", d("2026-11-21"), 12345), "X2026-12345");
+        assert_eq!(
+            Numbering::Yearly.number("INV", d("2026-11-21"), 1),
+            "INV2026-0001"
+        );
+        assert_eq!(
+            Numbering::Monthly.number("INV", d("2026-01-05"), 37),
+            "INV202601-0037"
+        );
+        assert_eq!(
+            Numbering::Never.number("", d("2026-11-21"), 1_234_567),
+            "1234567"
+        );
+        assert_eq!(
+            Numbering::Yearly.number("X", d("2026-11-21"), 12345),
+            "X2026-12345"
+        );
     }
 
     #[test]

@@ -92,7 +92,10 @@ impl FromStr for StructuredReference {
         if !digits.iter().all(u8::is_ascii_digit) {
             return Err(format());
         }
-        let value = |ds: &[u8]| ds.iter().fold(0u64, |acc, d| acc * 10 + u64::from(d - b'0'));
+        let value = |ds: &[u8]| {
+            ds.iter()
+                .fold(0u64, |acc, d| acc * 10 + u64::from(d - b'0'))
+        };
         let base = value(&digits[..10]);
         let found = value(&digits[10..]);
         let reference = StructuredReference { base };
@@ -112,27 +115,54 @@ mod tests {
     #[test]
     fn built_from_the_number_digits() {
         // decisions.md §5: the last 10 digits of the number, left-padded; check = base mod 97
-        assert_eq!(StructuredReference::from_document_number("INV2026-0001").to_string(), "+++002/0260/00196+++");
-        assert_eq!(StructuredReference::from_document_number("P000096").to_string(), "+++000/0000/09696+++");
-        assert_eq!(StructuredReference::from_document_number("INV202611-123456").base(), 2_611_123_456);
-        assert_eq!(StructuredReference::from_document_number("NODIGITS").to_string(), "+++000/0000/00097+++");
+        assert_eq!(
+            StructuredReference::from_document_number("INV2026-0001").to_string(),
+            "+++002/0260/00196+++"
+        );
+        assert_eq!(
+            StructuredReference::from_document_number("P000096").to_string(),
+            "+++000/0000/09696+++"
+        );
+        assert_eq!(
+            StructuredReference::from_document_number("INV202611-123456").base(),
+            2_611_123_456
+        );
+        assert_eq!(
+            StructuredReference::from_document_number("NODIGITS").to_string(),
+            "+++000/0000/00097+++"
+        );
     }
 
     #[test]
     fn check_zero_is_written_97() {
         // decisions.md §5: check = base mod 97 (0 → 97)
-        assert_eq!(StructuredReference::from_document_number("P000097").to_string(), "+++000/0000/09797+++");
+        assert_eq!(
+            StructuredReference::from_document_number("P000097").to_string(),
+            "+++000/0000/09797+++"
+        );
         assert_eq!(StructuredReference::from_base(0).unwrap().check(), 97);
     }
 
     #[test]
     fn parse_refuses_bad_texts() {
-        for bad in ["", "+++002/0260/00196++", "002/0260/00196", "+++002/0260/00197+++", "+++0020/260/00196+++", "+++00a/0260/00196+++", "***002/0260/00196***", "+++٠02/0260/00196+++"] {
+        for bad in [
+            "",
+            "+++002/0260/00196++",
+            "002/0260/00196",
+            "+++002/0260/00197+++",
+            "+++0020/260/00196+++",
+            "+++00a/0260/00196+++",
+            "***002/0260/00196***",
+            "+++٠02/0260/00196+++",
+        ] {
             assert!(bad.parse::<StructuredReference>().is_err(), "{bad}");
         }
         assert_eq!(
             "+++002/0260/00197+++".parse::<StructuredReference>(),
-            Err(ReferenceError::Check { found: 97, expected: 96 })
+            Err(ReferenceError::Check {
+                found: 97,
+                expected: 96
+            })
         );
     }
 

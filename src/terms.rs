@@ -141,7 +141,13 @@ impl fmt::Display for PaymentTerms {
     /// Writes the terms as they were sent: `007-df` is read as 7 days and written
     /// `007-df` again.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:0w$}-{}", self.days, self.basis.as_str(), w = usize::from(self.width))
+        write!(
+            f,
+            "{:0w$}-{}",
+            self.days,
+            self.basis.as_str(),
+            w = usize::from(self.width)
+        )
     }
 }
 
@@ -155,7 +161,12 @@ mod tests {
     }
 
     fn due(terms: &str, issue: &str) -> String {
-        terms.parse::<PaymentTerms>().unwrap().due_date(d(issue)).unwrap().to_string()
+        terms
+            .parse::<PaymentTerms>()
+            .unwrap()
+            .due_date(d(issue))
+            .unwrap()
+            .to_string()
     }
 
     #[test]
@@ -194,7 +205,23 @@ mod tests {
         for ok in ["0-df", "30-fm", "9999-mf", "0030-df"] {
             assert!(ok.parse::<PaymentTerms>().is_ok(), "{ok}");
         }
-        for bad in ["", "-df", "30", "30-DF", "30-dm", "10000-df", "30 -df", " 30-df", "30-df ", "-1-df", "+3-df", "٣٠-df", "３０-df", "30-df-x", "30--df"] {
+        for bad in [
+            "",
+            "-df",
+            "30",
+            "30-DF",
+            "30-dm",
+            "10000-df",
+            "30 -df",
+            " 30-df",
+            "30-df ",
+            "-1-df",
+            "+3-df",
+            "٣٠-df",
+            "３０-df",
+            "30-df-x",
+            "30--df",
+        ] {
             assert!(bad.parse::<PaymentTerms>().is_err(), "{bad}");
         }
     }
@@ -202,8 +229,14 @@ mod tests {
     #[test]
     fn terms_are_echoed_as_sent() {
         // decisions.md §2: payment terms are echoed as sent
-        assert_eq!("30-fm".parse::<PaymentTerms>().unwrap().to_string(), "30-fm");
-        assert_eq!("007-df".parse::<PaymentTerms>().unwrap().to_string(), "007-df");
+        assert_eq!(
+            "30-fm".parse::<PaymentTerms>().unwrap().to_string(),
+            "30-fm"
+        );
+        assert_eq!(
+            "007-df".parse::<PaymentTerms>().unwrap().to_string(),
+            "007-df"
+        );
         assert_eq!("007-df".parse::<PaymentTerms>().unwrap().days(), 7);
         assert_eq!(PaymentTerms::DEFAULT.to_string(), "30-df");
     }

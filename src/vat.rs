@@ -66,7 +66,10 @@ impl VatCode {
 
     /// Whether the code is one of the reserved legacy values, refused on input.
     pub fn is_reserved(self) -> bool {
-        matches!(self, Self::TransferredVat | Self::CanaryIslands | Self::CeutaMelilla)
+        matches!(
+            self,
+            Self::TransferredVat | Self::CanaryIslands | Self::CeutaMelilla
+        )
     }
 
     /// Whether lines of this code are taxed at their rate. Only `standard` is: every
@@ -148,11 +151,26 @@ mod tests {
     #[test]
     fn exemption_mentions_and_vatex_codes() {
         // decisions.md §4: standard wording and VATEX code per exempt code
-        assert_eq!(VatCode::Exempted.exemption(), Some(("Exempt from VAT", None)));
-        assert_eq!(VatCode::IntraCommunity.exemption(), Some(("Intra-Community supply", Some("VATEX-EU-IC"))));
-        assert_eq!(VatCode::Export.exemption(), Some(("Export outside the EU", Some("VATEX-EU-G"))));
-        assert_eq!(VatCode::ReverseCharge.exemption(), Some(("Reverse charge", Some("VATEX-EU-AE"))));
-        assert_eq!(VatCode::NotSubject.exemption(), Some(("Not subject to VAT", Some("VATEX-EU-O"))));
+        assert_eq!(
+            VatCode::Exempted.exemption(),
+            Some(("Exempt from VAT", None))
+        );
+        assert_eq!(
+            VatCode::IntraCommunity.exemption(),
+            Some(("Intra-Community supply", Some("VATEX-EU-IC")))
+        );
+        assert_eq!(
+            VatCode::Export.exemption(),
+            Some(("Export outside the EU", Some("VATEX-EU-G")))
+        );
+        assert_eq!(
+            VatCode::ReverseCharge.exemption(),
+            Some(("Reverse charge", Some("VATEX-EU-AE")))
+        );
+        assert_eq!(
+            VatCode::NotSubject.exemption(),
+            Some(("Not subject to VAT", Some("VATEX-EU-O")))
+        );
         assert_eq!(VatCode::Standard.exemption(), None);
         assert_eq!(VatCode::ZeroRated.exemption(), None);
     }

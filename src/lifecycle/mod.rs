@@ -63,11 +63,13 @@ fn at(keys: &[&str]) -> Loc {
 }
 
 /// The body as an object, or the error for a missing body or another JSON type.
-fn body_object(body: Option<&Value>) -> Result<&Map<String, Value>, ValidationError> {
+fn body_object(body: Option<&Value>) -> Result<&Map<String, Value>, ApiError> {
     match body {
-        None | Some(Value::Null) => Err(ValidationError::new(ErrorCode::Missing, body_loc(), "a json object body is required")),
+        None | Some(Value::Null) => Err(ApiError::one(ErrorCode::Missing, body_loc(), "a json object body is required")),
         Some(Value::Object(obj)) => Ok(obj),
-        Some(other) => Err(ValidationError::new(ErrorCode::DictType, body_loc(), "input should be a valid object").with_input(other)),
+        Some(other) => Err(ValidationError::new(ErrorCode::DictType, body_loc(), "input should be a valid object")
+            .with_input(other)
+            .into()),
     }
 }
 
@@ -212,7 +214,7 @@ pub fn create(
     let obj = match body_object(body) {
         Ok(obj) => obj,
         Err(e) => {
-            errors.0.push(e);
+            errors.0.extend(e.errors);
             return Err(ApiError::new(errors.0));
         }
     };
@@ -491,7 +493,7 @@ pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, bod
             format!("the document {} is deleted and takes no change", stored.id),
         ));
     }
-    let obj = body_object(body).map_err(ApiError::from)?;
+    let obj = body_object(body)?;
     let loc = body_loc();
     let mut errors = Errors::default();
     check_keys(obj, &loc, BODY_KEYS, DERIVED_FIELDS, &mut errors);

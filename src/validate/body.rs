@@ -102,11 +102,19 @@ pub struct BodyFields {
 
 /// Reads the shared fields of `obj`. `fallback` is the currency amounts are checked
 /// against when the body sends none (EUR on create, the document's on PATCH).
-pub fn read(obj: &Map<String, Value>, loc: &Loc, company: &Company, fallback: Option<Currency>, errors: &mut Errors) -> BodyFields {
+pub fn read(
+    obj: &Map<String, Value>,
+    loc: &Loc,
+    company: &Company,
+    fallback: Option<Currency>,
+    errors: &mut Errors,
+) -> BodyFields {
     let text = |key: &str, max: Option<usize>, errors: &mut Errors| {
         Field::read(Slot::of(obj, key), |v| string(v, loc, key, max, errors))
     };
-    let day = |key: &str, errors: &mut Errors| Field::read(Slot::of(obj, key), |v| date(v, loc, key, errors));
+    let day = |key: &str, errors: &mut Errors| {
+        Field::read(Slot::of(obj, key), |v| date(v, loc, key, errors))
+    };
     // decisions.md §2, §9: the code must be an active ISO 4217 code the company accepts;
     // a string over 20 characters gets string_too_long alone.
     let currency = Field::read(Slot::of(obj, "currency"), |v| {
@@ -131,19 +139,17 @@ pub fn read(obj: &Map<String, Value>, loc: &Loc, company: &Company, fallback: Op
     };
     let payment_terms = Field::read(Slot::of(obj, "payment_terms"), |v| {
         let s = string(v, loc, "payment_terms", None, errors)?;
-        match s.parse::<PaymentTerms>() {
-            Ok(t) => Some(t),
-            Err(_) => {
-                errors.push_ctx(
-                    ErrorCode::StringPatternMismatch,
-                    loc.key("payment_terms"),
-                    format!("string should match pattern '{TERMS_PATTERN}'"),
-                    Some(v),
-                    json!({"pattern": TERMS_PATTERN}),
-                );
-                None
-            }
+        let parsed = s.parse::<PaymentTerms>().ok();
+        if parsed.is_none() {
+            errors.push_ctx(
+                ErrorCode::StringPatternMismatch,
+                loc.key("payment_terms"),
+                format!("string should match pattern '{TERMS_PATTERN}'"),
+                Some(v),
+                json!({"pattern": TERMS_PATTERN}),
+            );
         }
+        parsed
     });
     let paid_amount = Field::read(Slot::of(obj, "paid_amount"), |v| {
         number(
@@ -174,7 +180,9 @@ pub fn read(obj: &Map<String, Value>, loc: &Loc, company: &Company, fallback: Op
         legal_notice: text("legal_notice", Some(10_000), errors),
         currency,
         paid_amount,
-        lines: Field::read(Slot::of(obj, "lines"), |v| lines::lines(v, loc, minor, errors)),
+        lines: Field::read(Slot::of(obj, "lines"), |v| {
+            lines::lines(v, loc, minor, errors)
+        }),
         allowance_charges: Field::read(Slot::of(obj, "allowance_charges"), |v| {
             lines::allowance_charges(v, loc, "allowance_charges", minor, errors)
         }),

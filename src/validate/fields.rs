@@ -20,11 +20,19 @@ impl Errors {
 
     /// Records an error with the refused input.
     pub fn push_input(&mut self, code: ErrorCode, loc: Loc, msg: impl Into<String>, input: &Value) {
-        self.0.push(ValidationError::new(code, loc, msg).with_input(input));
+        self.0
+            .push(ValidationError::new(code, loc, msg).with_input(input));
     }
 
     /// Records an error with the refused input and a context object.
-    pub fn push_ctx(&mut self, code: ErrorCode, loc: Loc, msg: impl Into<String>, input: Option<&Value>, ctx: Value) {
+    pub fn push_ctx(
+        &mut self,
+        code: ErrorCode,
+        loc: Loc,
+        msg: impl Into<String>,
+        input: Option<&Value>,
+        ctx: Value,
+    ) {
         let mut e = ValidationError::new(code, loc, msg).with_ctx(ctx);
         if let Some(i) = input {
             e = e.with_input(i);
@@ -75,7 +83,13 @@ impl<'a> Slot<'a> {
 
 /// Checks the keys of an object: a derived key is `derived_field`, any key outside
 /// `allowed` is `extra_forbidden`.
-pub fn check_keys(obj: &Map<String, Value>, loc: &Loc, allowed: &[&str], derived: &[&str], errors: &mut Errors) {
+pub fn check_keys(
+    obj: &Map<String, Value>,
+    loc: &Loc,
+    allowed: &[&str],
+    derived: &[&str],
+    errors: &mut Errors,
+) {
     for (key, value) in obj {
         if allowed.contains(&key.as_str()) {
             continue;
@@ -88,7 +102,12 @@ pub fn check_keys(obj: &Map<String, Value>, loc: &Loc, allowed: &[&str], derived
                 value,
             );
         } else {
-            errors.push_input(ErrorCode::ExtraForbidden, loc.key(key), "extra inputs are not permitted", value);
+            errors.push_input(
+                ErrorCode::ExtraForbidden,
+                loc.key(key),
+                "extra inputs are not permitted",
+                value,
+            );
         }
     }
 }
@@ -99,9 +118,20 @@ pub fn missing(loc: &Loc, key: &str, errors: &mut Errors) {
 }
 
 /// Reads a string of at most `max` characters (counted as characters, not bytes).
-pub fn string(value: &Value, loc: &Loc, key: &str, max: Option<usize>, errors: &mut Errors) -> Option<String> {
+pub fn string(
+    value: &Value,
+    loc: &Loc,
+    key: &str,
+    max: Option<usize>,
+    errors: &mut Errors,
+) -> Option<String> {
     let Value::String(s) = value else {
-        errors.push_input(ErrorCode::StringType, loc.key(key), "input should be a valid string", value);
+        errors.push_input(
+            ErrorCode::StringType,
+            loc.key(key),
+            "input should be a valid string",
+            value,
+        );
         return None;
     };
     if let Some(max) = max {
@@ -144,7 +174,9 @@ pub fn parse_date(s: &str) -> Option<NaiveDate> {
         return None;
     }
     let num = |r: std::ops::Range<usize>| -> Option<u32> {
-        b[r].iter().try_fold(0u32, |acc, &c| c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0')))
+        b[r].iter().try_fold(0u32, |acc, &c| {
+            c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0'))
+        })
     };
     let year = i32::try_from(num(0..4)?).ok()?;
     NaiveDate::from_ymd_opt(year, num(5..7)?, num(8..10)?)
@@ -165,10 +197,19 @@ pub struct NumberRule {
 
 /// Reads a number (JSON number or decimal string) and checks it against `rule`: one
 /// error at most, range before decimal places.
-pub fn number(value: &Value, loc: &Loc, key: &str, rule: NumberRule, errors: &mut Errors) -> Option<Decimal> {
+pub fn number(
+    value: &Value,
+    loc: &Loc,
+    key: &str,
+    rule: NumberRule,
+    errors: &mut Errors,
+) -> Option<Decimal> {
     let range_error = |errors: &mut Errors, code: ErrorCode, bound: Decimal| {
         let (msg, ctx) = match code {
-            ErrorCode::GreaterThan => (format!("input should be greater than {bound}"), json!({"gt": bound.to_string()})),
+            ErrorCode::GreaterThan => (
+                format!("input should be greater than {bound}"),
+                json!({"gt": bound.to_string()}),
+            ),
             ErrorCode::GreaterThanEqual => (
                 format!("input should be greater than or equal to {bound}"),
                 json!({"ge": bound.to_string()}),
@@ -192,7 +233,12 @@ pub fn number(value: &Value, loc: &Loc, key: &str, rule: NumberRule, errors: &mu
     let d = match decimal_from_json(value) {
         Ok(d) => d,
         Err(NumberError::Invalid) => {
-            errors.push_input(ErrorCode::DecimalParsing, loc.key(key), "input should be a valid decimal number", value);
+            errors.push_input(
+                ErrorCode::DecimalParsing,
+                loc.key(key),
+                "input should be a valid decimal number",
+                value,
+            );
             return None;
         }
         Err(NumberError::TooLarge { negative }) => {
@@ -242,9 +288,21 @@ pub fn number(value: &Value, loc: &Loc, key: &str, rule: NumberRule, errors: &mu
 }
 
 /// Reads one value of a closed set of strings.
-pub fn one_of<T>(value: &Value, loc: &Loc, key: &str, parse: impl Fn(&str) -> Option<T>, expected: &str, errors: &mut Errors) -> Option<T> {
+pub fn one_of<T>(
+    value: &Value,
+    loc: &Loc,
+    key: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    expected: &str,
+    errors: &mut Errors,
+) -> Option<T> {
     let Value::String(s) = value else {
-        errors.push_input(ErrorCode::StringType, loc.key(key), "input should be a valid string", value);
+        errors.push_input(
+            ErrorCode::StringType,
+            loc.key(key),
+            "input should be a valid string",
+            value,
+        );
         return None;
     };
     let parsed = parse(s);

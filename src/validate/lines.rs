@@ -44,16 +44,31 @@ fn rate_rule() -> NumberRule {
 }
 
 /// Reads a list and checks its length; the items are read only when the length fits.
-pub fn list<'a>(value: &'a Value, loc: &Loc, key: &str, min: usize, max: usize, errors: &mut Errors) -> Option<&'a Vec<Value>> {
+pub fn list<'a>(
+    value: &'a Value,
+    loc: &Loc,
+    key: &str,
+    min: usize,
+    max: usize,
+    errors: &mut Errors,
+) -> Option<&'a Vec<Value>> {
     let Value::Array(items) = value else {
-        errors.push_input(ErrorCode::ListType, loc.key(key), "input should be a valid list", value);
+        errors.push_input(
+            ErrorCode::ListType,
+            loc.key(key),
+            "input should be a valid list",
+            value,
+        );
         return None;
     };
     if items.len() < min {
         errors.push_ctx(
             ErrorCode::TooShort,
             loc.key(key),
-            format!("list should have at least {min} item{}", if min == 1 { "" } else { "s" }),
+            format!(
+                "list should have at least {min} item{}",
+                if min == 1 { "" } else { "s" }
+            ),
             None,
             json!({"min_length": min, "actual_length": items.len()}),
         );
@@ -74,7 +89,13 @@ pub fn list<'a>(value: &'a Value, loc: &Loc, key: &str, min: usize, max: usize, 
 
 /// Reads a list of allowances/charges (at most 50). `currency` is the document's when
 /// it is valid: fixed amounts are checked against its minor unit only then.
-pub fn allowance_charges(value: &Value, loc: &Loc, key: &str, currency: Option<Currency>, errors: &mut Errors) -> Option<Vec<AllowanceCharge>> {
+pub fn allowance_charges(
+    value: &Value,
+    loc: &Loc,
+    key: &str,
+    currency: Option<Currency>,
+    errors: &mut Errors,
+) -> Option<Vec<AllowanceCharge>> {
     let items = list(value, loc, key, 0, MAX_ALLOWANCE_CHARGES, errors)?;
     let before = errors.len();
     let list_loc = loc.key(key);
@@ -87,9 +108,20 @@ pub fn allowance_charges(value: &Value, loc: &Loc, key: &str, currency: Option<C
     (errors.len() == before).then_some(out)
 }
 
-fn allowance_charge(value: &Value, list_loc: &Loc, j: usize, currency: Option<Currency>, errors: &mut Errors) -> Option<AllowanceCharge> {
+fn allowance_charge(
+    value: &Value,
+    list_loc: &Loc,
+    j: usize,
+    currency: Option<Currency>,
+    errors: &mut Errors,
+) -> Option<AllowanceCharge> {
     let Value::Object(obj) = value else {
-        errors.push_input(ErrorCode::DictType, list_loc.index(j), "input should be a valid object", value);
+        errors.push_input(
+            ErrorCode::DictType,
+            list_loc.index(j),
+            "input should be a valid object",
+            value,
+        );
         return None;
     };
     let before = errors.len();
@@ -100,7 +132,14 @@ fn allowance_charge(value: &Value, list_loc: &Loc, j: usize, currency: Option<Cu
             missing(&loc, "type", errors);
             None
         }
-        Some(v) => one_of(v, &loc, "type", AllowanceKind::parse, "'allowance' or 'charge'", errors),
+        Some(v) => one_of(
+            v,
+            &loc,
+            "type",
+            AllowanceKind::parse,
+            "'allowance' or 'charge'",
+            errors,
+        ),
     };
     let amount = Slot::of(obj, "amount").value();
     let rate = Slot::of(obj, "rate").value();
@@ -123,8 +162,12 @@ fn allowance_charge(value: &Value, list_loc: &Loc, j: usize, currency: Option<Cu
             None
         }
     };
-    let reason = Slot::of(obj, "reason").value().and_then(|v| string(v, &loc, "reason", Some(255), errors));
-    let code = Slot::of(obj, "code").value().and_then(|v| string(v, &loc, "code", Some(10), errors));
+    let reason = Slot::of(obj, "reason")
+        .value()
+        .and_then(|v| string(v, &loc, "reason", Some(255), errors));
+    let code = Slot::of(obj, "code")
+        .value()
+        .and_then(|v| string(v, &loc, "code", Some(10), errors));
     if errors.len() != before {
         return None;
     }
@@ -137,7 +180,12 @@ fn allowance_charge(value: &Value, list_loc: &Loc, j: usize, currency: Option<Cu
 }
 
 /// Reads the lines of a request (1 to 500).
-pub fn lines(value: &Value, loc: &Loc, currency: Option<Currency>, errors: &mut Errors) -> Option<Vec<Line>> {
+pub fn lines(
+    value: &Value,
+    loc: &Loc,
+    currency: Option<Currency>,
+    errors: &mut Errors,
+) -> Option<Vec<Line>> {
     let items = list(value, loc, "lines", 1, MAX_LINES, errors)?;
     let before = errors.len();
     let list_loc = loc.key("lines");
@@ -150,9 +198,20 @@ pub fn lines(value: &Value, loc: &Loc, currency: Option<Currency>, errors: &mut 
     (errors.len() == before).then_some(out)
 }
 
-fn line(value: &Value, list_loc: &Loc, i: usize, currency: Option<Currency>, errors: &mut Errors) -> Option<Line> {
+fn line(
+    value: &Value,
+    list_loc: &Loc,
+    i: usize,
+    currency: Option<Currency>,
+    errors: &mut Errors,
+) -> Option<Line> {
     let Value::Object(obj) = value else {
-        errors.push_input(ErrorCode::DictType, list_loc.index(i), "input should be a valid object", value);
+        errors.push_input(
+            ErrorCode::DictType,
+            list_loc.index(i),
+            "input should be a valid object",
+            value,
+        );
         return None;
     };
     let before = errors.len();
@@ -218,7 +277,11 @@ fn line(value: &Value, list_loc: &Loc, i: usize, currency: Option<Currency>, err
         },
     };
     let vat_rate = vat_rate(obj.get("vat_rate"), &loc, vat_code, errors);
-    let text = |key: &str, errors: &mut Errors| Slot::of(obj, key).value().and_then(|v| string(v, &loc, key, None, errors));
+    let text = |key: &str, errors: &mut Errors| {
+        Slot::of(obj, key)
+            .value()
+            .and_then(|v| string(v, &loc, key, None, errors))
+    };
     let item_name = text("item_name", errors);
     let item_description = text("item_description", errors);
     let unit_code = text("unit_code", errors);
@@ -231,13 +294,23 @@ fn line(value: &Value, list_loc: &Loc, i: usize, currency: Option<Currency>, err
             let props_loc = loc.key("item_properties");
             for (k, v) in props {
                 if !v.is_string() {
-                    errors.push_input(ErrorCode::StringType, props_loc.key(k), "input should be a valid string", v);
+                    errors.push_input(
+                        ErrorCode::StringType,
+                        props_loc.key(k),
+                        "input should be a valid string",
+                        v,
+                    );
                 }
             }
             Some(props.clone())
         }
         Some(v) => {
-            errors.push_input(ErrorCode::DictType, loc.key("item_properties"), "input should be a valid object", v);
+            errors.push_input(
+                ErrorCode::DictType,
+                loc.key("item_properties"),
+                "input should be a valid object",
+                v,
+            );
             None
         }
     };
@@ -271,7 +344,12 @@ fn line(value: &Value, list_loc: &Loc, i: usize, currency: Option<Currency>, err
 /// takes no rate at all. Returns `Some(rate)` when valid (`Some(None)` for
 /// not_subject), `None` on an error.
 #[allow(clippy::option_option)]
-fn vat_rate(value: Option<&Value>, loc: &Loc, code: Option<VatCode>, errors: &mut Errors) -> Option<Option<Decimal>> {
+fn vat_rate(
+    value: Option<&Value>,
+    loc: &Loc,
+    code: Option<VatCode>,
+    errors: &mut Errors,
+) -> Option<Option<Decimal>> {
     let value = value.filter(|v| !v.is_null());
     let Some(code) = code else {
         // The code is invalid: check the rate's shape alone.
