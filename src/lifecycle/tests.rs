@@ -869,6 +869,48 @@ fn create_bool_parsing_on_send_peppol() {
     }
 }
 
+/// How a lax boolean text reads: Some(true), Some(false), or None for `bool_parsing`.
+fn query_reads(text: &str) -> Option<bool> {
+    match create(&TestContext::new(), ALL, Some(text), Some(&body()), DOC_ID) {
+        Ok(c) => Some(c.document.peppol_status == PeppolStatus::Sending),
+        Err(e) => {
+            assert_only(
+                &e,
+                422,
+                ErrorCode::BoolParsing,
+                &json!(["query", "send_peppol"]),
+            );
+            None
+        }
+    }
+}
+
+fn body_reads(text: &str) -> Option<bool> {
+    match try_send(&stored(), Some(&json!({ "peppol": text }))) {
+        Ok(doc) => Some(doc.peppol_status == PeppolStatus::Sending),
+        Err(e) if e.has(ErrorCode::NoChannel) => Some(false),
+        Err(e) => {
+            assert_only(&e, 422, ErrorCode::BoolParsing, &json!(["body", "peppol"]));
+            None
+        }
+    }
+}
+
+#[test]
+#[ignore = "bug: create trims the send_peppol text before reading it, a body boolean is not trimmed"]
+fn booleans_in_bodies_and_queries_are_lax_alike() {
+    // decisions.md §9: booleans in bodies and queries are lax alike: true/false, 1/0, yes/no,
+    // on/off in any case; anything else is bool_parsing
+    for text in [
+        "true", "FALSE", "1", "0", "Yes", "no", "ON", "off", "maybe", "", " true", "yes ", "\ton",
+    ] {
+        assert_eq!(query_reads(text), body_reads(text), "{text:?}");
+    }
+    for text in [" true", "yes ", "\ton", " 0"] {
+        assert_eq!(query_reads(text), None, "{text:?}");
+    }
+}
+
 #[test]
 fn create_bool_parsing_is_reported_beside_body_errors() {
     // decisions.md §8: every error in one pass, the query included
@@ -3066,6 +3108,48 @@ fn patch_field_validation_errors() {
         422,
         ErrorCode::CurrencyNotSupported,
         &json!(["body", "currency"]),
+    );
+}
+
+#[test]
+fn patch_unresolved_relation_is_reported_beside_a_too_long_order_number() {
+    // decisions.md §9: both layers are reported, on PATCH too
+    let err = patch_refused(
+        &stored(),
+        &json!({"relation_id": "rel-nope", "order_number": "o".repeat(256)}),
+    );
+    assert_set(
+        &err,
+        422,
+        &[
+            (ErrorCode::RelationNotFound, json!(["body", "relation_id"])),
+            (ErrorCode::StringTooLong, json!(["body", "order_number"])),
+        ],
+    );
+}
+
+#[test]
+fn patch_paid_amount_checked_only_when_amounts_could_be_computed() {
+    // decisions.md §9: paid_amount is checked against the total only when the amounts could be computed
+    let doc = stored();
+    let bad_line = json!([{"quantity": "x", "unit_price": 1, "vat_rate": 21}]);
+    refuse_patch(
+        &doc,
+        &json!({"lines": bad_line, "paid_amount": "500"}),
+        ErrorCode::DecimalParsing,
+        &json!(["body", "lines", 0, "quantity"]),
+    );
+    refuse_patch(
+        &doc,
+        &json!({"currency": "ZZZ", "paid_amount": "500"}),
+        ErrorCode::CurrencyNotSupported,
+        &json!(["body", "currency"]),
+    );
+    refuse_patch(
+        &doc,
+        &json!({"allowance_charges": [{"type": "charge"}], "paid_amount": "500"}),
+        ErrorCode::AmountOrRate,
+        &json!(["body", "allowance_charges", 0]),
     );
 }
 
