@@ -1,0 +1,47 @@
+//! The whole simulator: any bytes as a scenario.
+//!
+//! Invariants (simulator.md, decisions.md §1, §2, §3, §8):
+//! - `run` never panics and answers an object with exactly one of `responses` /
+//!   `error`; bytes that are not a JSON object with a `requests` array are an `error`;
+//! - one response per request, each `{status, body}` with a status in
+//!   {200, 201, 401, 403, 404, 405, 422, 501};
+//! - every error body is `{"detail": [...]}` with loc, msg and a type of the code
+//!   table whose status is the response's;
+//! - every document answered (201 from a create, 200 from GET, PATCH, send, SET)
+//!   satisfies the totals identities with every amount written with exactly the
+//!   currency's minor-unit decimals; a 201 document is in the state of a new one;
+//! - the same bytes give the same answer, byte for byte.
+#![no_main]
+
+use invoicing_core::simulator::run;
+use invoicing_core_fuzz::{check_document, check_response, check_run_output, text, Origin};
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+
+fuzz_target!(|data: &[u8]| {
+    let out = run(data);
+    let responses = check_run_output(&out);
+    let input: Option<Value> = serde_json::from_slice(data).ok();
+    let requests = input.as_ref().and_then(|v| v.get("requests")).and_then(Value::as_array);
+    match responses {
+        None => {}
+        Some(responses) => {
+            invoicing_core_fuzz::debug_responses(responses);
+            let requests = requests.unwrap_or_else(|| {
+                panic!("responses for an input that is not a scenario with a requests array: {}", text(&out))
+            });
+            assert_eq!(responses.len(), requests.len(), "not one response per request");
+            for resp in responses {
+                let (status, body) = check_response(resp);
+                match status {
+                    201 => check_document(body, Origin::Created),
+                    200 if invoicing_core_fuzz::is_document(body) => check_document(body, Origin::Any),
+                    _ => {}
+                }
+            }
+        }
+    }
+    // Decisions §1: same inputs, same outputs, byte for byte.
+    let again = run(data);
+    assert_eq!(text(&out), text(&again), "run is not deterministic");
+});
