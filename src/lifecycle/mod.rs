@@ -197,7 +197,7 @@ pub fn create(
     }
     let send = match send_peppol {
         None => Some(false),
-        Some(text) => lax_bool_text(text.trim()),
+        Some(text) => lax_bool_text(text),
     };
     if send == Some(true) && !permissions.update {
         return Err(permission_denied("sending a document on creation"));
@@ -547,8 +547,7 @@ pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, bod
                     &Value::String(lid.clone()),
                 );
                 location_ok = false;
-            }
-            if stored.delivery_location_id.as_deref() != Some(lid.as_str()) {
+            } else if stored.delivery_location_id.as_deref() != Some(lid.as_str()) {
                 locked_change(locked, "delivery_location_id", &mut errors);
             }
             next.delivery_location_id = Some(lid.clone());
@@ -639,13 +638,19 @@ pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, bod
         }
         *slot = new;
     }
+    let currency_changed = matches!(f.currency, Field::Valid(c) if c != stored.currency);
     if let Field::Valid(c) = f.currency {
         if c != stored.currency {
             locked_change(locked, "currency", &mut errors);
         }
         next.currency = c;
     }
+    // decisions.md §2: a new currency does not silently round the stored amounts
+    if currency_changed {
+        stored_amounts_fit(&next, &f, &mut errors);
+    }
     let paid_invalid = f.paid_amount.is_invalid();
+    let paid_sent = matches!(f.paid_amount, Field::Valid(_));
     if let Field::Valid(p) = f.paid_amount {
         next.paid_amount = p;
     }
@@ -680,8 +685,52 @@ pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, bod
         return Err(ApiError::new(errors.0));
     }
     next.due_date = next.payment_terms.due_date(next.issue_date).unwrap_or(next.issue_date);
-    next.payment_status = PaymentStatus::derive(next.paid_amount, next.computation.total_amount);
+    // The payment status follows a new paid amount or a new total; otherwise a status a
+    // back-office override set is kept.
+    if paid_sent || next.computation.total_amount != stored.computation.total_amount {
+        next.payment_status = PaymentStatus::derive(next.paid_amount, next.computation.total_amount);
+    }
     Ok(next)
+}
+
+/// After a currency change, the stored amounts the body did not resend must fit the
+/// new currency's minor unit: they are refused (`decimal_max_places` at their place),
+/// never rounded (decisions.md §2).
+fn stored_amounts_fit(next: &Document, f: &BodyFields, errors: &mut Errors) {
+    let c = next.currency;
+    let refuse = |errors: &mut Errors, loc: Loc, value: Decimal| {
+        errors.push_ctx(
+            ErrorCode::DecimalMaxPlaces,
+            loc,
+            format!("the stored amount {value} has more decimals than {c} allows: send it again"),
+            None,
+            json!({"decimal_places": c.minor_unit()}),
+        );
+    };
+    let fixed = |ac: &AllowanceCharge| match ac.value {
+        compute::AllowanceValue::Amount(a) if !c.fits_minor_unit(a) => Some(a),
+        _ => None,
+    };
+    if !f.paid_amount.is_sent() && !c.fits_minor_unit(next.paid_amount) {
+        refuse(errors, body_loc().key("paid_amount"), next.paid_amount);
+    }
+    if !f.allowance_charges.is_sent() {
+        for (j, ac) in next.allowance_charges.iter().enumerate() {
+            if let Some(a) = fixed(ac) {
+                refuse(errors, body_loc().key("allowance_charges").index(j).key("amount"), a);
+            }
+        }
+    }
+    if !f.lines.is_sent() {
+        for (i, line) in next.lines.iter().enumerate() {
+            for (j, ac) in line.pricing.allowance_charges.iter().enumerate() {
+                if let Some(a) = fixed(ac) {
+                    let loc = body_loc().key("lines").index(i).key("allowance_charges").index(j).key("amount");
+                    refuse(errors, loc, a);
+                }
+            }
+        }
+    }
 }
 
 /// Starts a send of a stored document (decisions.md §7, §9). Returns the updated

@@ -387,7 +387,7 @@ fn vat_rate(
                 errors.push_input(
                     ErrorCode::VatRateNotAllowed,
                     loc.key("vat_rate"),
-                    format!("a {code} line takes vat_rate 0"),
+                    format!("{code} lines take vat_rate 0"),
                     v,
                 );
                 None
