@@ -46,3 +46,21 @@ fn quickstart_amounts_match_the_hand_computation() {
         panic!("{e}\n{result}");
     }
 }
+
+/// The whole quickstart answer, pinned byte for byte: field order, the minor-unit
+/// decimals of every amount, the echo of quantities, prices and rates as sent.
+#[test]
+fn quickstart_response_snapshot() {
+    let result = run(include_str!("../../examples/scenarios/quickstart.json").as_bytes());
+    let pretty = serde_json::to_string_pretty(&result).unwrap_or_default();
+    insta::assert_snapshot!("quickstart_response", pretty);
+}
+
+/// The lifecycle scenario's answers, pinned: create, PATCH, send, TICK, the edit lock,
+/// a rejected resend, a sandbox create that does not resolve, a branding designation.
+#[test]
+fn lifecycle_response_snapshot() {
+    let result = run(include_str!("../../examples/scenarios/lifecycle.json").as_bytes());
+    let pretty = serde_json::to_string_pretty(&result).unwrap_or_default();
+    insta::assert_snapshot!("lifecycle_response", pretty);
+}
