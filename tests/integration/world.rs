@@ -621,3 +621,69 @@ fn the_company_settings_of_the_scenario_reach_the_rules() {
     assert_eq!(out[2].0, 201, "{}", out[2].1);
     assert_eq!(out[2].1["document_number"], json!("SB000001"));
 }
+
+/// What a live client can observe of the world: every document, every branding, and
+/// the world itself (journal counters included).
+fn observe(
+    sim: &mut invoicing_core::simulator::Simulator,
+) -> (invoicing_core::simulator::World, Vec<(u16, Value)>) {
+    let mut seen = Vec::new();
+    for path in ["/documents/doc-old", "/documents/doc-1", "/documents/sbx-1"] {
+        seen.push(sim.handle(&request("app", "GET", path)));
+    }
+    for id in ["brd-1", "brd-2"] {
+        seen.push(sim.handle(&request_with(
+            "app",
+            "PATCH",
+            &format!("/brandings/{id}"),
+            &json!({}),
+        )));
+    }
+    (sim.world().clone(), seen)
+}
+
+#[test]
+fn the_sandbox_keeps_nothing() {
+    // interface.md rule 3, simulator.md: the sandbox validates fully and stores no change:
+    // documents, journal counters and brandings are the same before and after
+    let scenario = with_requests(
+        with_documents(json!([{"id": "doc-old", "create": invoice()}])),
+        vec![],
+    );
+    let bytes = serde_json::to_vec(&scenario).unwrap_or_default();
+    let Ok(mut sim) = invoicing_core::simulator::Simulator::load(&bytes) else {
+        panic!("the scenario loads");
+    };
+    let before = observe(&mut sim);
+    let sandbox = [
+        create_request("sbx", "", &invoice()),
+        create_request("sbx", "?send_peppol=true", &invoice()),
+        request_with(
+            "sbx",
+            "PATCH",
+            "/documents/doc-old",
+            &json!({"order_number": "PO-9", "paid_amount": 1}),
+        ),
+        request_with(
+            "sbx",
+            "POST",
+            "/documents/doc-old/send",
+            &json!({"peppol": true}),
+        ),
+        request_with(
+            "sbx",
+            "PATCH",
+            "/brandings/brd-2",
+            &json!({"is_default": true}),
+        ),
+        create_request("sbx", "", &json!({"type": "sale_invoice"})),
+    ];
+    let statuses: Vec<u16> = sandbox.iter().map(|r| sim.handle(r).0).collect();
+    assert_eq!(
+        statuses,
+        [201, 201, 200, 200, 200, 422],
+        "the sandbox answers like live"
+    );
+    let after = observe(&mut sim);
+    assert_eq!(before, after, "nothing the sandbox did is kept");
+}
