@@ -86,7 +86,16 @@
 //! - A PATCH that changes the relation while a delivery location stays attached that
 //!   belongs to another relation is refused at `["body", "delivery_location_id"]`.
 //! - A back-office state override that sets a paid amount above the total reads as
-//!   `paid`.
+//!   `paid`. A PATCH re-derives the payment status only when it changes the paid
+//!   amount or the total, so a status set by the back office otherwise stays.
+//! - A PATCH that changes the currency refuses stored amounts it does not resend
+//!   (paid_amount, fixed allowances/charges) when they have more decimals than the new
+//!   currency allows (`decimal_max_places` at their place): never a silent rounding.
+//! - Under the edit lock, a field whose value is itself refused (an unknown delivery
+//!   location, a too-long reference) gets its own error alone, not `document_locked`
+//!   besides.
+//! - `send_peppol` and body booleans are read alike: no trimming, the lax values of
+//!   decisions.md §9 in any case.
 //! - Payment terms are echoed as sent: `007-df` is 7 days and is written `007-df`.
 //! - The typed core computes with any `Decimal`; requests are limited to 6 decimals on
 //!   quantities and prices, so every product is exact within rust_decimal's 28 digits.
