@@ -26,7 +26,12 @@ fn kwd() -> Currency {
     Currency::from_code("KWD").expect("KWD is an active ISO 4217 code")
 }
 
-fn line(quantity: &str, unit_price: &str, vat_code: VatCode, vat_rate: Option<&str>) -> LinePricing {
+fn line(
+    quantity: &str,
+    unit_price: &str,
+    vat_code: VatCode,
+    vat_rate: Option<&str>,
+) -> LinePricing {
     LinePricing {
         quantity: d(quantity),
         unit_price: d(unit_price),
@@ -127,7 +132,10 @@ fn subtotal_is_quantity_times_price_rounded_half_away_from_zero() {
         &[],
     );
     let subtotals = texts(c.lines.iter().map(|l| &l.subtotal));
-    assert_eq!(subtotals, ["19.98", "0.13", "0.12", "0.02", "10.00", "0.00"]);
+    assert_eq!(
+        subtotals,
+        ["19.98", "0.13", "0.12", "0.02", "10.00", "0.00"]
+    );
 }
 
 #[test]
@@ -135,7 +143,11 @@ fn negative_quantity_rounds_away_from_zero() {
     // decisions.md §3.1 and §2: -0.5 × 0.25 = -0.125 → -0.13 (half-even or half-up give -0.12)
     let c = ok(
         Currency::EUR,
-        &[std_line("10", "1", "21"), std_line("-0.5", "0.25", "21"), std_line("-0.001", "1", "21")],
+        &[
+            std_line("10", "1", "21"),
+            std_line("-0.5", "0.25", "21"),
+            std_line("-0.001", "1", "21"),
+        ],
         &[],
     );
     assert_eq!(c.lines[1].subtotal.to_string(), "-0.13");
@@ -150,13 +162,19 @@ fn negative_quantity_rounds_away_from_zero() {
 #[test]
 fn line_rates_apply_to_the_subtotal_and_do_not_compound() {
     // decisions.md §3.2: a rate applies to the line subtotal; several rates do not compound
-    let two_tens = with(std_line("1", "100", "21"), &[allowance_rate("10"), allowance_rate("10")]);
+    let two_tens = with(
+        std_line("1", "100", "21"),
+        &[allowance_rate("10"), allowance_rate("10")],
+    );
     let c = ok(Currency::EUR, &[two_tens], &[]);
     assert_eq!(texts(&c.lines[0].allowance_charges), ["10.00", "10.00"]);
     assert_eq!(c.lines[0].total.to_string(), "80.00"); // 20 off, not 19 (compounded)
 
     // a rate charge after a rate allowance is still a rate of the subtotal
-    let up_and_down = with(std_line("1", "100", "21"), &[allowance_rate("10"), charge_rate("10")]);
+    let up_and_down = with(
+        std_line("1", "100", "21"),
+        &[allowance_rate("10"), charge_rate("10")],
+    );
     let c = ok(Currency::EUR, &[up_and_down], &[]);
     assert_eq!(texts(&c.lines[0].allowance_charges), ["10.00", "10.00"]);
     assert_eq!(c.lines[0].total.to_string(), "100.00");
@@ -179,9 +197,15 @@ fn line_rate_amount_is_rounded_half_away_from_zero() {
 #[test]
 fn line_fixed_allowance_and_charge_are_taken_in_full() {
     // decisions.md §3.2: a fixed amount is taken in full, carried with the minor unit's decimals
-    let l = with(std_line("5", "10", "21"), &[allowance("5"), charge("2.5"), allowance("0.010")]);
+    let l = with(
+        std_line("5", "10", "21"),
+        &[allowance("5"), charge("2.5"), allowance("0.010")],
+    );
     let c = ok(Currency::EUR, &[l], &[]);
-    assert_eq!(texts(&c.lines[0].allowance_charges), ["5.00", "2.50", "0.01"]);
+    assert_eq!(
+        texts(&c.lines[0].allowance_charges),
+        ["5.00", "2.50", "0.01"]
+    );
     assert_eq!(c.lines[0].total.to_string(), "47.49");
 }
 
@@ -194,13 +218,21 @@ fn line_total_is_subtotal_minus_allowances_plus_charges() {
     // decisions.md §3.3: line.total = subtotal − Σ line allowances + Σ line charges
     let l = with(
         std_line("3", "33.33", "21"),
-        &[allowance_rate("10"), charge("1.50"), allowance("0.99"), charge_rate("2.5")],
+        &[
+            allowance_rate("10"),
+            charge("1.50"),
+            allowance("0.99"),
+            charge_rate("2.5"),
+        ],
     );
     let c = ok(Currency::EUR, &[l], &[]);
     let amounts = &c.lines[0];
     assert_eq!(amounts.subtotal.to_string(), "99.99");
     // 10 % of 99.99 = 9.999 → 10.00; 2.5 % of 99.99 = 2.49975 → 2.50
-    assert_eq!(texts(&amounts.allowance_charges), ["10.00", "1.50", "0.99", "2.50"]);
+    assert_eq!(
+        texts(&amounts.allowance_charges),
+        ["10.00", "1.50", "0.99", "2.50"]
+    );
     assert_eq!(amounts.total.to_string(), "93.00"); // 99.99 − 10.00 + 1.50 − 0.99 + 2.50
 }
 
@@ -210,11 +242,18 @@ fn line_tax_is_rounded_on_the_line_total() {
     let discounted = with(std_line("1", "100", "21"), &[allowance("0.02")]);
     let c = ok(
         Currency::EUR,
-        &[std_line("2", "9.99", "21"), std_line("-0.5", "0.25", "21"), discounted],
+        &[
+            std_line("2", "9.99", "21"),
+            std_line("-0.5", "0.25", "21"),
+            discounted,
+        ],
         &[],
     );
     // 19.98 × 21 % = 4.1958 → 4.20; -0.13 × 21 % = -0.0273 → -0.03; 99.98 × 21 % = 20.9958 → 21.00
-    assert_eq!(texts(c.lines.iter().map(|l| &l.tax_amount)), ["4.20", "-0.03", "21.00"]);
+    assert_eq!(
+        texts(c.lines.iter().map(|l| &l.tax_amount)),
+        ["4.20", "-0.03", "21.00"]
+    );
 }
 
 #[test]
@@ -250,7 +289,10 @@ fn line_tax_is_zero_for_every_exempt_code_and_not_subject() {
         line("1", "100", VatCode::ReverseCharge, Some("21")),
     ];
     let c = ok(Currency::EUR, &odd, &[]);
-    assert_eq!(texts(c.lines.iter().map(|l| &l.tax_amount)), ["0.00", "0.00", "0.00"]);
+    assert_eq!(
+        texts(c.lines.iter().map(|l| &l.tax_amount)),
+        ["0.00", "0.00", "0.00"]
+    );
     assert_eq!(group_tax(&c), ["0.00", "0.00", "0.00"]);
 }
 
@@ -274,7 +316,11 @@ fn vat_groups_are_keyed_by_code_and_rate_in_order_of_first_appearance() {
         ],
         &[],
     );
-    let rates: Vec<String> = c.groups.iter().map(|g| g.vat_rate.map(|r| r.to_string()).unwrap_or_default()).collect();
+    let rates: Vec<String> = c
+        .groups
+        .iter()
+        .map(|g| g.vat_rate.map(|r| r.to_string()).unwrap_or_default())
+        .collect();
     assert_eq!(rates, ["6", "21", "12"]);
     assert_eq!(group_base(&c), ["11.00", "22.00", "33.00"]);
     assert_eq!(c.line_total.to_string(), "66.00");
@@ -283,15 +329,33 @@ fn vat_groups_are_keyed_by_code_and_rate_in_order_of_first_appearance() {
 #[test]
 fn rates_compare_as_numbers_and_the_group_answers_the_rate_as_first_written() {
     // decisions.md §8 and §9: 21 and 21.00 are one group, which answers the rate as first written
-    let c = ok(Currency::EUR, &[std_line("1", "10", "21.00"), std_line("1", "5", "21"), std_line("1", "1", "21.0")], &[]);
+    let c = ok(
+        Currency::EUR,
+        &[
+            std_line("1", "10", "21.00"),
+            std_line("1", "5", "21"),
+            std_line("1", "1", "21.0"),
+        ],
+        &[],
+    );
     assert_eq!(c.groups.len(), 1);
-    assert_eq!(c.groups[0].vat_rate.map(|r| r.to_string()).as_deref(), Some("21.00"));
+    assert_eq!(
+        c.groups[0].vat_rate.map(|r| r.to_string()).as_deref(),
+        Some("21.00")
+    );
     assert_eq!(c.groups[0].base.to_string(), "16.00");
     assert_eq!(c.groups[0].tax_amount.to_string(), "3.36");
 
-    let c = ok(Currency::EUR, &[std_line("1", "10", "21"), std_line("1", "5", "21.00")], &[]);
+    let c = ok(
+        Currency::EUR,
+        &[std_line("1", "10", "21"), std_line("1", "5", "21.00")],
+        &[],
+    );
     assert_eq!(c.groups.len(), 1);
-    assert_eq!(c.groups[0].vat_rate.map(|r| r.to_string()).as_deref(), Some("21"));
+    assert_eq!(
+        c.groups[0].vat_rate.map(|r| r.to_string()).as_deref(),
+        Some("21")
+    );
 }
 
 #[test]
@@ -310,7 +374,11 @@ fn the_vat_code_is_part_of_the_group_key() {
         ],
         &[],
     );
-    let keys: Vec<(VatCode, Option<String>)> = c.groups.iter().map(|g| (g.vat_code, g.vat_rate.map(|r| r.to_string()))).collect();
+    let keys: Vec<(VatCode, Option<String>)> = c
+        .groups
+        .iter()
+        .map(|g| (g.vat_code, g.vat_rate.map(|r| r.to_string())))
+        .collect();
     assert_eq!(
         keys,
         [
@@ -333,7 +401,11 @@ fn document_rate_applies_to_the_document_line_total_and_does_not_compound() {
     let c = ok(
         Currency::EUR,
         &[std_line("1", "60", "21"), std_line("1", "40", "6")],
-        &[allowance_rate("10"), allowance_rate("10"), charge_rate("33.3333")],
+        &[
+            allowance_rate("10"),
+            allowance_rate("10"),
+            charge_rate("33.3333"),
+        ],
     );
     let amounts = texts(c.allowance_charges.iter().map(|a| &a.amount));
     // 10 % of 100 twice (not 10 + 9); 33.3333 % of 100 = 33.3333 → 33.33
@@ -347,8 +419,15 @@ fn document_rate_applies_to_the_document_line_total_and_does_not_compound() {
 #[test]
 fn document_fixed_amount_is_carried_with_the_minor_unit_decimals() {
     // decisions.md §2: fixed allowance amounts are written with the minor unit's decimals
-    let c = ok(Currency::EUR, &[std_line("1", "100", "21")], &[allowance("10"), charge("0.500")]);
-    assert_eq!(texts(c.allowance_charges.iter().map(|a| &a.amount)), ["10.00", "0.50"]);
+    let c = ok(
+        Currency::EUR,
+        &[std_line("1", "100", "21")],
+        &[allowance("10"), charge("0.500")],
+    );
+    assert_eq!(
+        texts(c.allowance_charges.iter().map(|a| &a.amount)),
+        ["10.00", "0.50"]
+    );
     assert_eq!(texts(&c.allowance_charges[0].shares), ["10.00"]);
 }
 
@@ -358,23 +437,53 @@ fn document_allowance_is_spread_by_largest_remainder() {
     // remainders: 10.00 over 33.33 / 33.33 / 33.34 → 3.33 / 3.33 / 3.34 (no cent lost)
     let c = ok(
         Currency::EUR,
-        &[std_line("1", "33.33", "21"), std_line("1", "33.33", "6"), std_line("1", "33.34", "12")],
+        &[
+            std_line("1", "33.33", "21"),
+            std_line("1", "33.33", "6"),
+            std_line("1", "33.34", "12"),
+        ],
         &[allowance("10")],
     );
-    assert_eq!(texts(&c.allowance_charges[0].shares), ["3.33", "3.33", "3.34"]);
-    assert_eq!(texts(c.groups.iter().map(|g| &g.allowance_total)), ["3.33", "3.33", "3.34"]);
+    assert_eq!(
+        texts(&c.allowance_charges[0].shares),
+        ["3.33", "3.33", "3.34"]
+    );
+    assert_eq!(
+        texts(c.groups.iter().map(|g| &g.allowance_total)),
+        ["3.33", "3.33", "3.34"]
+    );
 }
 
 #[test]
 fn largest_remainder_ties_go_to_the_earlier_group() {
     // decisions.md §3.6: ties → the earlier group
-    let lines = [std_line("1", "1", "21"), std_line("1", "1", "12"), std_line("1", "1", "6")];
-    let c = ok(Currency::EUR, &lines, &[allowance("0.01"), allowance("0.02"), allowance("0.04")]);
-    assert_eq!(texts(&c.allowance_charges[0].shares), ["0.01", "0.00", "0.00"]);
-    assert_eq!(texts(&c.allowance_charges[1].shares), ["0.01", "0.01", "0.00"]);
-    assert_eq!(texts(&c.allowance_charges[2].shares), ["0.02", "0.01", "0.01"]);
+    let lines = [
+        std_line("1", "1", "21"),
+        std_line("1", "1", "12"),
+        std_line("1", "1", "6"),
+    ];
+    let c = ok(
+        Currency::EUR,
+        &lines,
+        &[allowance("0.01"), allowance("0.02"), allowance("0.04")],
+    );
+    assert_eq!(
+        texts(&c.allowance_charges[0].shares),
+        ["0.01", "0.00", "0.00"]
+    );
+    assert_eq!(
+        texts(&c.allowance_charges[1].shares),
+        ["0.01", "0.01", "0.00"]
+    );
+    assert_eq!(
+        texts(&c.allowance_charges[2].shares),
+        ["0.02", "0.01", "0.01"]
+    );
     // each allowance is spread on its own: Σ shares per group 0.04 / 0.02 / 0.01, not a joint spread of 0.07
-    assert_eq!(texts(c.groups.iter().map(|g| &g.allowance_total)), ["0.04", "0.02", "0.01"]);
+    assert_eq!(
+        texts(c.groups.iter().map(|g| &g.allowance_total)),
+        ["0.04", "0.02", "0.01"]
+    );
 }
 
 #[test]
@@ -382,11 +491,21 @@ fn document_charges_are_spread_the_same_way() {
     // decisions.md §3.6-7: a charge is spread like an allowance, and added to the taxable amount
     let c = ok(
         Currency::EUR,
-        &[std_line("1", "33.33", "21"), std_line("1", "33.33", "6"), std_line("1", "33.34", "12")],
+        &[
+            std_line("1", "33.33", "21"),
+            std_line("1", "33.33", "6"),
+            std_line("1", "33.34", "12"),
+        ],
         &[charge("10")],
     );
-    assert_eq!(texts(&c.allowance_charges[0].shares), ["3.33", "3.33", "3.34"]);
-    assert_eq!(texts(c.groups.iter().map(|g| &g.charge_total)), ["3.33", "3.33", "3.34"]);
+    assert_eq!(
+        texts(&c.allowance_charges[0].shares),
+        ["3.33", "3.33", "3.34"]
+    );
+    assert_eq!(
+        texts(c.groups.iter().map(|g| &g.charge_total)),
+        ["3.33", "3.33", "3.34"]
+    );
     assert_eq!(group_taxable(&c), ["36.66", "36.66", "36.68"]);
     // 7.6986 → 7.70; 2.1996 → 2.20; 4.4016 → 4.40
     assert_eq!(group_tax(&c), ["7.70", "2.20", "4.40"]);
@@ -410,14 +529,24 @@ fn vat_group_not_positive_when_a_document_allowance_meets_a_group_not_above_zero
             (ErrorCode::VatGroupNotPositive, Position::AllowanceCharges),
         ]
     );
-    assert_eq!(e[0].group, Some((VatCode::Standard, Some(d("6")), d("-0.75"))));
+    assert_eq!(
+        e[0].group,
+        Some((VatCode::Standard, Some(d("6")), d("-0.75")))
+    );
     assert_eq!(e[1].group, Some((VatCode::Exempted, Some(d("0")), d("0"))));
     insta::assert_snapshot!(e[0], @"vat_group_not_positive at AllowanceCharges: the vat group standard at rate 6 totals -0.75, not a positive amount: put the discount or charge on the lines");
     // a charge alone triggers it too, and a rate one as well
     let e = errs(Currency::EUR, &lines, &[charge_rate("5")]);
     assert!(e.iter().all(|e| e.code == ErrorCode::VatGroupNotPositive));
     // a not_subject group is named with rate none
-    let e = errs(Currency::EUR, &[std_line("1", "5", "21"), line("-1", "1", VatCode::NotSubject, None)], &[charge("1")]);
+    let e = errs(
+        Currency::EUR,
+        &[
+            std_line("1", "5", "21"),
+            line("-1", "1", VatCode::NotSubject, None),
+        ],
+        &[charge("1")],
+    );
     assert_eq!(e[0].group, Some((VatCode::NotSubject, None, d("-1"))));
     assert!(e[0].message.contains("at rate none"), "{}", e[0].message);
 }
@@ -425,7 +554,11 @@ fn vat_group_not_positive_when_a_document_allowance_meets_a_group_not_above_zero
 #[test]
 fn a_negative_group_is_allowed_without_document_allowances() {
     // decisions.md §3.6: the positivity rule applies only when a document allowance/charge exists
-    let c = ok(Currency::EUR, &[std_line("10", "1", "21"), std_line("-3", "0.25", "6")], &[]);
+    let c = ok(
+        Currency::EUR,
+        &[std_line("10", "1", "21"), std_line("-3", "0.25", "6")],
+        &[],
+    );
     assert_eq!(group_base(&c), ["10.00", "-0.75"]);
     assert_eq!(group_tax(&c), ["2.10", "-0.05"]);
     // line allowances are not document allowances: they do not trigger it either
@@ -443,8 +576,15 @@ fn group_tax_is_rounded_per_group_not_per_line() {
     // decisions.md §3.7: group.tax = round_m(taxable × rate / 100); the line taxes are informative.
     // Two lines of 0.05 at 10 %: 0.005 each → 0.01 each on the lines, but the group
     // 0.10 × 10 % = 0.010 → 0.01, not 0.02.
-    let c = ok(Currency::EUR, &[std_line("1", "0.05", "10"), std_line("1", "0.05", "10")], &[]);
-    assert_eq!(texts(c.lines.iter().map(|l| &l.tax_amount)), ["0.01", "0.01"]);
+    let c = ok(
+        Currency::EUR,
+        &[std_line("1", "0.05", "10"), std_line("1", "0.05", "10")],
+        &[],
+    );
+    assert_eq!(
+        texts(c.lines.iter().map(|l| &l.tax_amount)),
+        ["0.01", "0.01"]
+    );
     assert_eq!(group_tax(&c), ["0.01"]);
     assert_eq!(c.tax_amount.to_string(), "0.01");
     assert_eq!(c.total_amount.to_string(), "0.11");
@@ -455,12 +595,21 @@ fn group_taxable_is_base_minus_allowance_shares_plus_charge_shares() {
     // decisions.md §3.7: group.taxable = base − its allowance shares + its charge shares
     let c = ok(
         Currency::EUR,
-        &[std_line("1", "75", "21"), line("1", "25", VatCode::IntraCommunity, Some("0"))],
+        &[
+            std_line("1", "75", "21"),
+            line("1", "25", VatCode::IntraCommunity, Some("0")),
+        ],
         &[allowance("10"), charge_rate("2"), allowance_rate("1")],
     );
     // 10.00 → 7.50 / 2.50; 2 % of 100 = 2.00 → 1.50 / 0.50; 1 % = 1.00 → 0.75 / 0.25
-    assert_eq!(texts(c.groups.iter().map(|g| &g.allowance_total)), ["8.25", "2.75"]);
-    assert_eq!(texts(c.groups.iter().map(|g| &g.charge_total)), ["1.50", "0.50"]);
+    assert_eq!(
+        texts(c.groups.iter().map(|g| &g.allowance_total)),
+        ["8.25", "2.75"]
+    );
+    assert_eq!(
+        texts(c.groups.iter().map(|g| &g.charge_total)),
+        ["1.50", "0.50"]
+    );
     assert_eq!(group_taxable(&c), ["68.25", "22.75"]);
     // 68.25 × 21 % = 14.3325 → 14.33; intra_community 0
     assert_eq!(group_tax(&c), ["14.33", "0.00"]);
@@ -484,10 +633,16 @@ fn totals_identities() {
         &[allowance("3"), charge("4.99"), allowance_rate("2.5")],
     );
     let sum = |f: fn(&VatGroup) -> Decimal| c.groups.iter().map(f).sum::<Decimal>();
-    assert_eq!(c.line_total, c.lines.iter().map(|l| l.total).sum::<Decimal>());
+    assert_eq!(
+        c.line_total,
+        c.lines.iter().map(|l| l.total).sum::<Decimal>()
+    );
     assert_eq!(c.line_total, sum(|g| g.base));
     assert_eq!(c.tax_exclusive_amount, sum(|g| g.taxable_amount));
-    assert_eq!(c.tax_exclusive_amount, c.line_total - c.allowance_total + c.charge_total);
+    assert_eq!(
+        c.tax_exclusive_amount,
+        c.line_total - c.allowance_total + c.charge_total
+    );
     assert_eq!(c.tax_amount, sum(|g| g.tax_amount));
     assert_eq!(c.total_amount, c.tax_exclusive_amount + c.tax_amount);
     // and the figures: 59.97 + 10.54 (11.10 − 0.56) + 12.00 = 82.51; 2.5 % = 2.06275 → 2.06
@@ -501,15 +656,33 @@ fn totals_identities() {
 fn negative_total_is_refused() {
     // decisions.md §3.9: a negative total_amount is refused (issue a credit note)
     let e = errs(Currency::EUR, &[std_line("-1", "10", "21")], &[]);
-    assert_eq!(codes_at(&e), [(ErrorCode::NegativeTotal, Position::Document)]);
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::NegativeTotal, Position::Document)]
+    );
     insta::assert_snapshot!(e[0], @"negative_total at Document: the total amount -12.10 is negative: issue a credit note instead");
     // a fixed document allowance above the total: the groups are positive, the total is not
-    let e = errs(Currency::EUR, &[std_line("1", "10", "21")], &[allowance("20")]);
-    assert_eq!(codes_at(&e), [(ErrorCode::NegativeTotal, Position::Document)]);
+    let e = errs(
+        Currency::EUR,
+        &[std_line("1", "10", "21")],
+        &[allowance("20")],
+    );
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::NegativeTotal, Position::Document)]
+    );
     // a total of exactly 0 is not negative
-    let c = ok(Currency::EUR, &[std_line("1", "10", "21")], &[allowance("10")]);
+    let c = ok(
+        Currency::EUR,
+        &[std_line("1", "10", "21")],
+        &[allowance("10")],
+    );
     assert_eq!(c.total_amount.to_string(), "0.00");
-    let c = ok(Currency::EUR, &[std_line("1", "10", "21"), std_line("-1", "10", "21")], &[]);
+    let c = ok(
+        Currency::EUR,
+        &[std_line("1", "10", "21"), std_line("-1", "10", "21")],
+        &[],
+    );
     assert_eq!(c.total_amount.to_string(), "0.00");
 }
 
@@ -521,26 +694,65 @@ fn negative_total_is_refused() {
 fn the_bound_is_exclusive_and_applies_after_rounding() {
     // decisions.md §2: a computed amount whose magnitude would reach 10^15 is refused
     assert_eq!(AMOUNT_LIMIT, d(LIMIT));
-    let c = ok(Currency::EUR, &[line("1", "999999999999999.99", VatCode::Exempted, Some("0"))], &[]);
+    let c = ok(
+        Currency::EUR,
+        &[line(
+            "1",
+            "999999999999999.99",
+            VatCode::Exempted,
+            Some("0"),
+        )],
+        &[],
+    );
     assert_eq!(c.total_amount.to_string(), "999999999999999.99");
     for price in [LIMIT, "999999999999999.995"] {
-        let e = errs(Currency::EUR, &[line("1", price, VatCode::Exempted, Some("0"))], &[]);
-        assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::Line(0))], "{price}");
+        let e = errs(
+            Currency::EUR,
+            &[line("1", price, VatCode::Exempted, Some("0"))],
+            &[],
+        );
+        assert_eq!(
+            codes_at(&e),
+            [(ErrorCode::AmountOutOfRange, Position::Line(0))],
+            "{price}"
+        );
     }
     // negative magnitudes too
-    let e = errs(Currency::EUR, &[line("-1", LIMIT, VatCode::Exempted, Some("0"))], &[]);
-    assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::Line(0))]);
+    let e = errs(
+        Currency::EUR,
+        &[line("-1", LIMIT, VatCode::Exempted, Some("0"))],
+        &[],
+    );
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::Line(0))]
+    );
 }
 
 #[test]
 fn amount_out_of_range_for_a_subtotal() {
     // decisions.md §2: the largest valid quantity and price give 9.99999998 × 10^17
-    let e = errs(Currency::EUR, &[std_line("999999999", "999999999", "21")], &[]);
-    assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::Line(0))]);
-    assert!(e[0].message.starts_with("line subtotal"), "{}", e[0].message);
+    let e = errs(
+        Currency::EUR,
+        &[std_line("999999999", "999999999", "21")],
+        &[],
+    );
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::Line(0))]
+    );
+    assert!(
+        e[0].message.starts_with("line subtotal"),
+        "{}",
+        e[0].message
+    );
     // every line in error is reported, the others not
     let big = std_line("999999999", "999999999", "21");
-    let e = errs(Currency::EUR, &[big.clone(), std_line("1", "1", "21"), big], &[]);
+    let e = errs(
+        Currency::EUR,
+        &[big.clone(), std_line("1", "1", "21"), big],
+        &[],
+    );
     assert_eq!(
         codes_at(&e),
         [
@@ -553,9 +765,15 @@ fn amount_out_of_range_for_a_subtotal() {
 #[test]
 fn amount_out_of_range_for_a_line_total() {
     // decisions.md §2: 9 × 10^14 + a charge of 10^14 = 10^15, refused at the line
-    let l = with(line("1", "900000000000000", VatCode::Exempted, Some("0")), &[charge("100000000000000")]);
+    let l = with(
+        line("1", "900000000000000", VatCode::Exempted, Some("0")),
+        &[charge("100000000000000")],
+    );
     let e = errs(Currency::EUR, &[std_line("1", "1", "21"), l], &[]);
-    assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::Line(1))]);
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::Line(1))]
+    );
     assert!(e[0].message.starts_with("line total"), "{}", e[0].message);
 }
 
@@ -563,30 +781,62 @@ fn amount_out_of_range_for_a_line_total() {
 fn amount_out_of_range_for_a_line_tax() {
     // decisions.md §2: the (informative) line tax is bounded too; a rate above 100 only
     // reaches the typed core, which takes any decimal
-    let e = errs(Currency::EUR, &[std_line("1", "800000000000000", "150")], &[]);
-    assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::Line(0))]);
+    let e = errs(
+        Currency::EUR,
+        &[std_line("1", "800000000000000", "150")],
+        &[],
+    );
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::Line(0))]
+    );
     assert!(e[0].message.starts_with("line tax"), "{}", e[0].message);
 }
 
 #[test]
 fn amount_out_of_range_for_an_allowance_amount() {
     // decisions.md §2: an allowance/charge amount is bounded, on a line and on the document
-    let l = with(std_line("1", "1", "21"), &[charge(LIMIT), allowance("1"), allowance(LIMIT)]);
+    let l = with(
+        std_line("1", "1", "21"),
+        &[charge(LIMIT), allowance("1"), allowance(LIMIT)],
+    );
     let e = errs(Currency::EUR, &[l], &[]);
     assert_eq!(
         codes_at(&e),
         [
-            (ErrorCode::AmountOutOfRange, Position::LineAllowanceCharge(0, 0)),
-            (ErrorCode::AmountOutOfRange, Position::LineAllowanceCharge(0, 2)),
+            (
+                ErrorCode::AmountOutOfRange,
+                Position::LineAllowanceCharge(0, 0)
+            ),
+            (
+                ErrorCode::AmountOutOfRange,
+                Position::LineAllowanceCharge(0, 2)
+            ),
         ]
     );
     insta::assert_snapshot!(e[0], @"amount_out_of_range at LineAllowanceCharge(0, 0): allowance/charge amount 1000000000000000.00 reaches the 10^15 bound");
-    let e = errs(Currency::EUR, &[std_line("1", "1", "21")], &[allowance("1"), charge(LIMIT)]);
-    assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::AllowanceCharge(1))]);
+    let e = errs(
+        Currency::EUR,
+        &[std_line("1", "1", "21")],
+        &[allowance("1"), charge(LIMIT)],
+    );
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::AllowanceCharge(1))]
+    );
     // a rate of a large subtotal (typed core: rate above 100)
-    let l = with(std_line("1", "900000000000000", "21"), &[charge_rate("200")]);
+    let l = with(
+        std_line("1", "900000000000000", "21"),
+        &[charge_rate("200")],
+    );
     let e = errs(Currency::EUR, &[l], &[]);
-    assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::LineAllowanceCharge(0, 0))]);
+    assert_eq!(
+        codes_at(&e),
+        [(
+            ErrorCode::AmountOutOfRange,
+            Position::LineAllowanceCharge(0, 0)
+        )]
+    );
 }
 
 #[test]
@@ -602,25 +852,57 @@ fn amount_out_of_range_for_a_group_base() {
         ],
         &[],
     );
-    assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::Document)]);
-    assert!(e[0].message.starts_with("vat group base"), "{}", e[0].message);
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::Document)]
+    );
+    assert!(
+        e[0].message.starts_with("vat group base"),
+        "{}",
+        e[0].message
+    );
 }
 
 #[test]
 fn amount_out_of_range_for_a_group_taxable_amount() {
     // decisions.md §2: a charge share lifts a group's taxable amount to the bound
-    let e = errs(Currency::EUR, &[line("1", "600000000000000", VatCode::Exempted, Some("0"))], &[charge("400000000000000")]);
-    assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::Document)]);
-    assert!(e[0].message.starts_with("vat group taxable amount"), "{}", e[0].message);
+    let e = errs(
+        Currency::EUR,
+        &[line("1", "600000000000000", VatCode::Exempted, Some("0"))],
+        &[charge("400000000000000")],
+    );
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::Document)]
+    );
+    assert!(
+        e[0].message.starts_with("vat group taxable amount"),
+        "{}",
+        e[0].message
+    );
 }
 
 #[test]
 fn amount_out_of_range_for_a_group_tax() {
     // decisions.md §2: each line tax 6 × 10^14 is in range, the group's 1.2 × 10^15 is not
     // (rate 150: typed core only)
-    let e = errs(Currency::EUR, &[std_line("1", "400000000000000", "150"), std_line("1", "400000000000000", "150")], &[]);
-    assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::Document)]);
-    assert!(e[0].message.starts_with("vat group tax"), "{}", e[0].message);
+    let e = errs(
+        Currency::EUR,
+        &[
+            std_line("1", "400000000000000", "150"),
+            std_line("1", "400000000000000", "150"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::Document)]
+    );
+    assert!(
+        e[0].message.starts_with("vat group tax"),
+        "{}",
+        e[0].message
+    );
 }
 
 #[test]
@@ -634,8 +916,15 @@ fn amount_out_of_range_for_the_tax_exclusive_amount() {
         ],
         &[charge("200000000000000")],
     );
-    assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::Document)]);
-    assert!(e[0].message.starts_with("tax exclusive amount"), "{}", e[0].message);
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::Document)]
+    );
+    assert!(
+        e[0].message.starts_with("tax exclusive amount"),
+        "{}",
+        e[0].message
+    );
 }
 
 #[test]
@@ -650,15 +939,25 @@ fn amount_out_of_range_for_the_tax_amount() {
         ],
         &[],
     );
-    assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::Document)]);
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::Document)]
+    );
     assert!(e[0].message.starts_with("tax amount"), "{}", e[0].message);
 }
 
 #[test]
 fn amount_out_of_range_for_the_total() {
     // decisions.md §2: 9 × 10^14 + 21 % = 1.089 × 10^15
-    let e = errs(Currency::EUR, &[std_line("1", "900000000000000", "21")], &[]);
-    assert_eq!(codes_at(&e), [(ErrorCode::AmountOutOfRange, Position::Document)]);
+    let e = errs(
+        Currency::EUR,
+        &[std_line("1", "900000000000000", "21")],
+        &[],
+    );
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::Document)]
+    );
     assert!(e[0].message.starts_with("total amount"), "{}", e[0].message);
 }
 
@@ -671,13 +970,24 @@ fn jpy_rounds_to_whole_yen() {
     // decisions.md §2: every amount is rounded to the ISO 4217 minor unit (JPY 0)
     let c = ok(
         jpy(),
-        &[std_line("3", "33.5", "21"), std_line("1", "100", "12"), std_line("-0.5", "1", "21"), std_line("1", "99", "6")],
+        &[
+            std_line("3", "33.5", "21"),
+            std_line("1", "100", "12"),
+            std_line("-0.5", "1", "21"),
+            std_line("1", "99", "6"),
+        ],
         &[allowance("10")],
     );
     // 100.5 → 101; -0.5 → -1 (away from zero)
-    assert_eq!(texts(c.lines.iter().map(|l| &l.subtotal)), ["101", "100", "-1", "99"]);
+    assert_eq!(
+        texts(c.lines.iter().map(|l| &l.subtotal)),
+        ["101", "100", "-1", "99"]
+    );
     // 101 × 21 % = 21.21 → 21; 12; -0.21 → 0; 5.94 → 6
-    assert_eq!(texts(c.lines.iter().map(|l| &l.tax_amount)), ["21", "12", "0", "6"]);
+    assert_eq!(
+        texts(c.lines.iter().map(|l| &l.tax_amount)),
+        ["21", "12", "0", "6"]
+    );
     assert_eq!(group_base(&c), ["100", "100", "99"]);
     // 10 over 100/100/99: 3.344 / 3.344 / 3.311 → 3 + 3 + 3, one left to the earlier of the tied largest
     assert_eq!(texts(&c.allowance_charges[0].shares), ["4", "3", "3"]);
@@ -693,15 +1003,28 @@ fn kwd_rounds_to_three_decimals() {
     // decisions.md §2: KWD has 3 decimals
     let c = ok(
         kwd(),
-        &[std_line("1", "1.2345", "21"), std_line("1", "0.0005", "21"), std_line("2", "1.0005", "6")],
+        &[
+            std_line("1", "1.2345", "21"),
+            std_line("1", "0.0005", "21"),
+            std_line("2", "1.0005", "6"),
+        ],
         &[allowance("0.001"), charge_rate("10")],
     );
-    assert_eq!(texts(c.lines.iter().map(|l| &l.subtotal)), ["1.235", "0.001", "2.001"]);
+    assert_eq!(
+        texts(c.lines.iter().map(|l| &l.subtotal)),
+        ["1.235", "0.001", "2.001"]
+    );
     // 1.235 × 21 % = 0.25935 → 0.259; 0.00021 → 0.000; 0.12006 → 0.120
-    assert_eq!(texts(c.lines.iter().map(|l| &l.tax_amount)), ["0.259", "0.000", "0.120"]);
+    assert_eq!(
+        texts(c.lines.iter().map(|l| &l.tax_amount)),
+        ["0.259", "0.000", "0.120"]
+    );
     assert_eq!(group_base(&c), ["1.236", "2.001"]);
     // 10 % of 3.237 = 0.3237 → 0.324
-    assert_eq!(texts(c.allowance_charges.iter().map(|a| &a.amount)), ["0.001", "0.324"]);
+    assert_eq!(
+        texts(c.allowance_charges.iter().map(|a| &a.amount)),
+        ["0.001", "0.324"]
+    );
     // 0.001 over 1.236 / 2.001 → 0 / 1 (remainders 1236 < 2001)
     assert_eq!(texts(&c.allowance_charges[0].shares), ["0.000", "0.001"]);
     // 0.324 over 1.236 / 2.001: 123.71 / 200.29 units → floors 123 / 200, the unit left over
@@ -722,14 +1045,37 @@ fn payment_status_is_derived_from_paid_and_total() {
     // decisions.md §3.10: paid 0 → unpaid; 0 < paid < total → partial; paid = total > 0 → paid
     let total = d("24.18");
     assert_eq!(PaymentStatus::derive(d("0"), total), PaymentStatus::Unpaid);
-    assert_eq!(PaymentStatus::derive(d("0.00"), total), PaymentStatus::Unpaid);
-    assert_eq!(PaymentStatus::derive(d("0.01"), total), PaymentStatus::Partial);
-    assert_eq!(PaymentStatus::derive(d("24.17"), total), PaymentStatus::Partial);
-    assert_eq!(PaymentStatus::derive(d("24.18"), total), PaymentStatus::Paid);
-    assert_eq!(PaymentStatus::derive(d("24.180"), total), PaymentStatus::Paid);
+    assert_eq!(
+        PaymentStatus::derive(d("0.00"), total),
+        PaymentStatus::Unpaid
+    );
+    assert_eq!(
+        PaymentStatus::derive(d("0.01"), total),
+        PaymentStatus::Partial
+    );
+    assert_eq!(
+        PaymentStatus::derive(d("24.17"), total),
+        PaymentStatus::Partial
+    );
+    assert_eq!(
+        PaymentStatus::derive(d("24.18"), total),
+        PaymentStatus::Paid
+    );
+    assert_eq!(
+        PaymentStatus::derive(d("24.180"), total),
+        PaymentStatus::Paid
+    );
     // a total of 0 with nothing paid is unpaid, not paid
-    assert_eq!(PaymentStatus::derive(d("0"), d("0.00")), PaymentStatus::Unpaid);
-    for s in [PaymentStatus::Unpaid, PaymentStatus::Partial, PaymentStatus::Paid, PaymentStatus::Unknown] {
+    assert_eq!(
+        PaymentStatus::derive(d("0"), d("0.00")),
+        PaymentStatus::Unpaid
+    );
+    for s in [
+        PaymentStatus::Unpaid,
+        PaymentStatus::Partial,
+        PaymentStatus::Paid,
+        PaymentStatus::Unknown,
+    ] {
         assert_eq!(PaymentStatus::parse(s.as_str()), Some(s));
     }
     assert_eq!(PaymentStatus::parse("Paid"), None);
@@ -744,16 +1090,28 @@ fn example_001_single_line() {
     // examples/001: 2 × 9.99 = 19.98; VAT 4.1958 → 4.20; total 24.18; paid 0 → unpaid
     let c = ok(Currency::EUR, &[std_line("2", "9.99", "21")], &[]);
     let l = &c.lines[0];
-    assert_eq!(texts([&l.subtotal, &l.total, &l.tax_amount]), ["19.98", "19.98", "4.20"]);
+    assert_eq!(
+        texts([&l.subtotal, &l.total, &l.tax_amount]),
+        ["19.98", "19.98", "4.20"]
+    );
     assert_eq!(c.groups.len(), 1);
-    assert_eq!((c.groups[0].vat_code, c.groups[0].vat_code.category()), (VatCode::Standard, "S"));
+    assert_eq!(
+        (c.groups[0].vat_code, c.groups[0].vat_code.category()),
+        (VatCode::Standard, "S")
+    );
     assert_eq!(c.groups[0].vat_rate, Some(d("21")));
     assert_eq!(group_taxable(&c), ["19.98"]);
     assert_eq!(group_tax(&c), ["4.20"]);
-    assert_eq!(texts([&c.tax_exclusive_amount, &c.tax_amount, &c.total_amount]), ["19.98", "4.20", "24.18"]);
+    assert_eq!(
+        texts([&c.tax_exclusive_amount, &c.tax_amount, &c.total_amount]),
+        ["19.98", "4.20", "24.18"]
+    );
     let paid = d("0");
     assert_eq!((c.total_amount - paid).to_string(), "24.18");
-    assert_eq!(PaymentStatus::derive(paid, c.total_amount), PaymentStatus::Unpaid);
+    assert_eq!(
+        PaymentStatus::derive(paid, c.total_amount),
+        PaymentStatus::Unpaid
+    );
 }
 
 #[test]
@@ -762,7 +1120,11 @@ fn example_005_document_allowance_loses_no_cent() {
     // 3.33 / 3.33 / 3.34; taxable 30.00 each; VAT 6.30 + 1.80 + 3.60 = 11.70; total 101.70
     let c = ok(
         Currency::EUR,
-        &[std_line("1", "33.33", "21"), std_line("1", "33.33", "6"), std_line("1", "33.34", "12")],
+        &[
+            std_line("1", "33.33", "21"),
+            std_line("1", "33.33", "6"),
+            std_line("1", "33.34", "12"),
+        ],
         &[allowance("10")],
     );
     assert_eq!(c.allowance_charges[0].amount.to_string(), "10.00");
@@ -770,8 +1132,14 @@ fn example_005_document_allowance_loses_no_cent() {
     assert_eq!(rates, [Some(d("21")), Some(d("6")), Some(d("12"))]);
     assert_eq!(group_taxable(&c), ["30.00", "30.00", "30.00"]);
     assert_eq!(group_tax(&c), ["6.30", "1.80", "3.60"]);
-    assert_eq!(texts([&c.tax_exclusive_amount, &c.tax_amount, &c.total_amount]), ["90.00", "11.70", "101.70"]);
-    assert_eq!(PaymentStatus::derive(d("0"), c.total_amount), PaymentStatus::Unpaid);
+    assert_eq!(
+        texts([&c.tax_exclusive_amount, &c.tax_amount, &c.total_amount]),
+        ["90.00", "11.70", "101.70"]
+    );
+    assert_eq!(
+        PaymentStatus::derive(d("0"), c.total_amount),
+        PaymentStatus::Unpaid
+    );
 }
 
 #[test]
@@ -781,23 +1149,45 @@ fn example_011_half_away_from_zero_negative_quantity() {
     // allowance); tax_exclusive 9.12, VAT 2.02, total 11.14
     let c = ok(
         Currency::EUR,
-        &[std_line("10", "1", "21"), std_line("-0.5", "0.25", "21"), std_line("-3", "0.25", "6")],
+        &[
+            std_line("10", "1", "21"),
+            std_line("-0.5", "0.25", "21"),
+            std_line("-3", "0.25", "6"),
+        ],
         &[],
     );
-    assert_eq!(texts(c.lines.iter().map(|l| &l.subtotal)), ["10.00", "-0.13", "-0.75"]);
-    assert_eq!(texts(c.lines.iter().map(|l| &l.total)), ["10.00", "-0.13", "-0.75"]);
-    assert_eq!(texts(c.lines.iter().map(|l| &l.tax_amount)), ["2.10", "-0.03", "-0.05"]);
+    assert_eq!(
+        texts(c.lines.iter().map(|l| &l.subtotal)),
+        ["10.00", "-0.13", "-0.75"]
+    );
+    assert_eq!(
+        texts(c.lines.iter().map(|l| &l.total)),
+        ["10.00", "-0.13", "-0.75"]
+    );
+    assert_eq!(
+        texts(c.lines.iter().map(|l| &l.tax_amount)),
+        ["2.10", "-0.03", "-0.05"]
+    );
     assert_eq!(group_taxable(&c), ["9.87", "-0.75"]);
     assert_eq!(group_tax(&c), ["2.07", "-0.05"]);
-    assert_eq!(texts([&c.tax_exclusive_amount, &c.tax_amount, &c.total_amount]), ["9.12", "2.02", "11.14"]);
-    assert_eq!(PaymentStatus::derive(d("0"), c.total_amount), PaymentStatus::Unpaid);
+    assert_eq!(
+        texts([&c.tax_exclusive_amount, &c.tax_amount, &c.total_amount]),
+        ["9.12", "2.02", "11.14"]
+    );
+    assert_eq!(
+        PaymentStatus::derive(d("0"), c.total_amount),
+        PaymentStatus::Unpaid
+    );
 }
 
 #[test]
 fn compute_iter_equals_compute() {
     // the iterator entry point is the same computation
     let lines = [std_line("2", "9.99", "21"), std_line("-0.5", "0.25", "6")];
-    assert_eq!(compute_iter(Currency::EUR, lines.iter(), &[]), compute(Currency::EUR, &lines, &[]));
+    assert_eq!(
+        compute_iter(Currency::EUR, lines.iter(), &[]),
+        compute(Currency::EUR, &lines, &[])
+    );
 }
 
 // ---------------------------------------------------------------------------------
@@ -1113,15 +1503,26 @@ fn reference(
         total: tax_exclusive + tax,
     };
     if r.total < 0 {
-        return Err((vec![(ErrorCode::NegativeTotal, Position::Document)], Some(Box::new(r))));
+        return Err((
+            vec![(ErrorCode::NegativeTotal, Position::Document)],
+            Some(Box::new(r)),
+        ));
     }
     Ok(r)
 }
 
 /// Asserts that `value` is exactly `expected` minor units, written with the minor unit's scale.
 fn assert_units(value: Decimal, expected: i128, m: u32, what: &str) {
-    assert_eq!(value.scale(), m, "{what}: {value} is not written with {m} decimals");
-    assert_eq!(value.mantissa(), expected, "{what}: {value} is not {expected} minor units");
+    assert_eq!(
+        value.scale(),
+        m,
+        "{what}: {value} is not written with {m} decimals"
+    );
+    assert_eq!(
+        value.mantissa(),
+        expected,
+        "{what}: {value} is not {expected} minor units"
+    );
 }
 
 /// Asserts that the computation and the reference agree on every field.
@@ -1132,7 +1533,12 @@ fn assert_agree(c: &Computation, r: &Reference, currency: Currency) {
     for (i, (cl, rl)) in c.lines.iter().zip(&r.lines).enumerate() {
         assert_units(cl.subtotal, rl.subtotal, m, &format!("line {i} subtotal"));
         assert_eq!(cl.allowance_charges.len(), rl.allowance_charges.len());
-        for (j, (a, ra)) in cl.allowance_charges.iter().zip(&rl.allowance_charges).enumerate() {
+        for (j, (a, ra)) in cl
+            .allowance_charges
+            .iter()
+            .zip(&rl.allowance_charges)
+            .enumerate()
+        {
             assert_units(*a, *ra, m, &format!("line {i} allowance/charge {j}"));
         }
         assert_units(cl.total, rl.total, m, &format!("line {i} total"));
@@ -1142,25 +1548,59 @@ fn assert_agree(c: &Computation, r: &Reference, currency: Currency) {
     for (g, (cg, rg)) in c.groups.iter().zip(&r.groups).enumerate() {
         assert_eq!(cg.vat_code, rg.code, "group {g} code");
         // as first written: the same text, not only the same number
-        assert_eq!(cg.vat_rate.map(|v| v.to_string()), rg.rate.map(|v| v.to_string()), "group {g} rate");
+        assert_eq!(
+            cg.vat_rate.map(|v| v.to_string()),
+            rg.rate.map(|v| v.to_string()),
+            "group {g} rate"
+        );
         assert_units(cg.base, rg.base, m, &format!("group {g} base"));
-        assert_units(cg.allowance_total, rg.allowances, m, &format!("group {g} allowances"));
-        assert_units(cg.charge_total, rg.charges, m, &format!("group {g} charges"));
-        assert_units(cg.taxable_amount, rg.taxable, m, &format!("group {g} taxable"));
+        assert_units(
+            cg.allowance_total,
+            rg.allowances,
+            m,
+            &format!("group {g} allowances"),
+        );
+        assert_units(
+            cg.charge_total,
+            rg.charges,
+            m,
+            &format!("group {g} charges"),
+        );
+        assert_units(
+            cg.taxable_amount,
+            rg.taxable,
+            m,
+            &format!("group {g} taxable"),
+        );
         assert_units(cg.tax_amount, rg.tax, m, &format!("group {g} tax"));
     }
     assert_eq!(c.allowance_charges.len(), r.allowance_charges.len());
-    for (j, (ca, (ra, rs))) in c.allowance_charges.iter().zip(&r.allowance_charges).enumerate() {
+    for (j, (ca, (ra, rs))) in c
+        .allowance_charges
+        .iter()
+        .zip(&r.allowance_charges)
+        .enumerate()
+    {
         assert_units(ca.amount, *ra, m, &format!("document allowance/charge {j}"));
         assert_eq!(ca.shares.len(), rs.len());
         for (g, (s, rs)) in ca.shares.iter().zip(rs).enumerate() {
-            assert_units(*s, *rs, m, &format!("document allowance/charge {j} share {g}"));
+            assert_units(
+                *s,
+                *rs,
+                m,
+                &format!("document allowance/charge {j} share {g}"),
+            );
         }
     }
     assert_units(c.line_total, r.line_total, m, "line total");
     assert_units(c.allowance_total, r.allowance_total, m, "allowance total");
     assert_units(c.charge_total, r.charge_total, m, "charge total");
-    assert_units(c.tax_exclusive_amount, r.tax_exclusive, m, "tax exclusive amount");
+    assert_units(
+        c.tax_exclusive_amount,
+        r.tax_exclusive,
+        m,
+        "tax exclusive amount",
+    );
     assert_units(c.tax_amount, r.tax, m, "tax amount");
     assert_units(c.total_amount, r.total, m, "total amount");
 }
@@ -1168,11 +1608,19 @@ fn assert_agree(c: &Computation, r: &Reference, currency: Currency) {
 #[test]
 fn the_reference_reproduces_the_worked_examples() {
     // the reference itself is checked on examples 005 and 011 before it judges compute
-    let lines = [std_line("1", "33.33", "21"), std_line("1", "33.33", "6"), std_line("1", "33.34", "12")];
+    let lines = [
+        std_line("1", "33.33", "21"),
+        std_line("1", "33.33", "6"),
+        std_line("1", "33.34", "12"),
+    ];
     let r = reference(Currency::EUR, &lines, &[allowance("10")]).expect("example 005 computes");
     assert_eq!(r.allowance_charges[0].1, [333, 333, 334]);
     assert_eq!((r.tax_exclusive, r.tax, r.total), (9000, 1170, 10170));
-    let lines = [std_line("10", "1", "21"), std_line("-0.5", "0.25", "21"), std_line("-3", "0.25", "6")];
+    let lines = [
+        std_line("10", "1", "21"),
+        std_line("-0.5", "0.25", "21"),
+        std_line("-3", "0.25", "6"),
+    ];
     let r = reference(Currency::EUR, &lines, &[]).expect("example 011 computes");
     assert_eq!((r.tax_exclusive, r.tax, r.total), (912, 202, 1114));
     assert_eq!(spread(1, &[1, 1, 1]), [1, 0, 0]);
@@ -1247,7 +1695,11 @@ fn vat() -> impl Strategy<Value = (VatCode, Option<Decimal>)> {
 /// valid EUR amount, decisions.md §2).
 #[derive(Debug, Clone)]
 enum ValueSpec {
-    Fixed { mantissa: i64, scale: u32, trailing: u32 },
+    Fixed {
+        mantissa: i64,
+        scale: u32,
+        trailing: u32,
+    },
     Rate(Decimal),
 }
 
@@ -1259,10 +1711,12 @@ struct AcSpec {
 
 fn ac_spec() -> impl Strategy<Value = AcSpec> {
     let value = prop_oneof![
-        (1_i64..=2_000, 0_u32..=3, 0_u32..=2).prop_map(|(mantissa, scale, trailing)| ValueSpec::Fixed {
-            mantissa,
-            scale,
-            trailing
+        (1_i64..=2_000, 0_u32..=3, 0_u32..=2).prop_map(|(mantissa, scale, trailing)| {
+            ValueSpec::Fixed {
+                mantissa,
+                scale,
+                trailing,
+            }
         }),
         rate().prop_map(ValueSpec::Rate),
     ];
@@ -1270,9 +1724,17 @@ fn ac_spec() -> impl Strategy<Value = AcSpec> {
 }
 
 fn build_ac(spec: &AcSpec, m: u32) -> AllowanceCharge {
-    let kind = if spec.charge { AllowanceKind::Charge } else { AllowanceKind::Allowance };
+    let kind = if spec.charge {
+        AllowanceKind::Charge
+    } else {
+        AllowanceKind::Allowance
+    };
     let value = match spec.value {
-        ValueSpec::Fixed { mantissa, scale, trailing } => {
+        ValueSpec::Fixed {
+            mantissa,
+            scale,
+            trailing,
+        } => {
             let s = scale.min(m);
             AllowanceValue::Amount(Decimal::new(mantissa * 10_i64.pow(trailing), s + trailing))
         }
@@ -1290,8 +1752,12 @@ struct Doc {
 }
 
 /// A document whose lines draw their quantities and prices from the given strategies.
-fn document_with(quantity: BoxedStrategy<Decimal>, unit_price: BoxedStrategy<Decimal>) -> impl Strategy<Value = Doc> {
-    let currency = prop::sample::select(vec!["EUR", "JPY", "KWD"]).prop_map(|c| Currency::from_code(c).expect("active code"));
+fn document_with(
+    quantity: BoxedStrategy<Decimal>,
+    unit_price: BoxedStrategy<Decimal>,
+) -> impl Strategy<Value = Doc> {
+    let currency = prop::sample::select(vec!["EUR", "JPY", "KWD"])
+        .prop_map(|c| Currency::from_code(c).expect("active code"));
     let line_acs = prop_oneof![2 => Just(vec![]), 1 => prop::collection::vec(ac_spec(), 1..=2)];
     let line = (quantity, unit_price, vat(), line_acs);
     (
@@ -1303,16 +1769,22 @@ fn document_with(quantity: BoxedStrategy<Decimal>, unit_price: BoxedStrategy<Dec
             let m = currency.minor_unit();
             let lines = lines
                 .into_iter()
-                .map(|(quantity, unit_price, (vat_code, vat_rate), acs)| LinePricing {
-                    quantity,
-                    unit_price,
-                    vat_code,
-                    vat_rate,
-                    allowance_charges: acs.iter().map(|a| build_ac(a, m)).collect(),
-                })
+                .map(
+                    |(quantity, unit_price, (vat_code, vat_rate), acs)| LinePricing {
+                        quantity,
+                        unit_price,
+                        vat_code,
+                        vat_rate,
+                        allowance_charges: acs.iter().map(|a| build_ac(a, m)).collect(),
+                    },
+                )
                 .collect();
             let acs = acs.iter().map(|a| build_ac(a, m)).collect();
-            Doc { currency, lines, acs }
+            Doc {
+                currency,
+                lines,
+                acs,
+            }
         })
 }
 
@@ -1370,7 +1842,10 @@ fn exact_bases(doc: &Doc) -> Vec<(VatCode, RateKey, i128)> {
     for line in &doc.lines {
         let (_, _, total, _) = reference_line(line, m);
         let key = rate_key(line.vat_rate);
-        if let Some(b) = bases.iter_mut().find(|b| b.0 == line.vat_code && b.1 == key) {
+        if let Some(b) = bases
+            .iter_mut()
+            .find(|b| b.0 == line.vat_code && b.1 == key)
+        {
             b.2 += total;
         } else {
             bases.push((line.vat_code, key, total));
