@@ -79,6 +79,20 @@ impl Currency {
     /// assert_eq!(eur.round("-0.004".parse::<Decimal>().unwrap()).to_string(), "0.00");
     /// ```
     pub fn round(self, value: Decimal) -> Decimal {
+        let scale = value.scale();
+        if scale > self.minor_unit {
+            // Integer rounding of the mantissa, half away from zero: the quotient fits,
+            // being smaller than the mantissa, and a zero quotient is a positive zero.
+            let divisor = 10_i128.pow(scale - self.minor_unit);
+            let mantissa = value.mantissa();
+            let (quotient, rest) = (mantissa / divisor, mantissa % divisor);
+            let rounded = if 2 * rest.abs() >= divisor {
+                quotient + mantissa.signum()
+            } else {
+                quotient
+            };
+            return Decimal::from_i128_with_scale(rounded, self.minor_unit);
+        }
         let mut r =
             value.round_dp_with_strategy(self.minor_unit, RoundingStrategy::MidpointAwayFromZero);
         if r.is_zero() {
@@ -137,7 +151,21 @@ impl fmt::Display for Currency {
 
 /// Whether a computed amount stays within the bound: its magnitude is below 10^15.
 pub fn within_limit(value: Decimal) -> bool {
-    value.abs() < AMOUNT_LIMIT
+    // |m| / 10^s < 10^15 <=> |m| < 10^(15+s); a 96-bit mantissa is below 10^29, so every
+    // scale >= 14 is within.
+    const BOUND: [u128; 14] = {
+        let mut t = [0_u128; 14];
+        let mut i: u32 = 0;
+        while i < 14 {
+            t[i as usize] = 10_u128.pow(15 + i);
+            i += 1;
+        }
+        t
+    };
+    match usize::try_from(value.scale()) {
+        Ok(s) if s < 14 => value.mantissa().unsigned_abs() < BOUND[s],
+        _ => true,
+    }
 }
 
 /// A JSON number written exactly as this decimal text (`12.50` stays `12.50`).

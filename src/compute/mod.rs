@@ -12,7 +12,6 @@ use crate::error::ErrorCode;
 use crate::money::{within_limit, Currency};
 use crate::vat::VatCode;
 use rust_decimal::Decimal;
-use std::collections::HashMap;
 
 const HUNDRED: Decimal = Decimal::ONE_HUNDRED;
 
@@ -204,7 +203,14 @@ fn bounded(value: Option<Decimal>, position: Position, what: &str) -> Result<Dec
 
 /// `base × rate / 100`, exact (rounded by the caller).
 fn percent(base: Decimal, rate: Decimal) -> Option<Decimal> {
-    base.checked_mul(rate)?.checked_div(HUNDRED)
+    let mut p = base.checked_mul(rate)?;
+    // / 100 is exact as a scale shift while the scale stays <= 28
+    if p.scale() <= 26 {
+        p.set_scale(p.scale() + 2).ok()?;
+        Some(p)
+    } else {
+        p.checked_div(HUNDRED)
+    }
 }
 
 /// Computes the amount of one allowance/charge on `base` (decisions.md §3 steps 2, 6).
@@ -293,17 +299,26 @@ where
 {
     let zero = Decimal::new(0, currency.minor_unit());
     let mut errors = Vec::new();
-    let mut line_amounts = Vec::new();
+    let lines = lines.into_iter();
+    let mut line_amounts = Vec::with_capacity(lines.size_hint().0);
     let mut groups: Vec<VatGroup> = Vec::new();
-    let mut group_index: HashMap<(VatCode, Option<Decimal>), usize> = HashMap::new();
-    let mut group_of_line = Vec::new();
-    for (i, line) in lines.into_iter().enumerate() {
+    let mut group_keys: Vec<(VatCode, Option<(u32, i128)>)> = Vec::new();
+    let mut last_group = usize::MAX;
+    let mut group_of_line = Vec::with_capacity(lines.size_hint().0);
+    for (i, line) in lines.enumerate() {
         match compute_line(currency, i, line) {
             Ok(amounts) => {
                 if errors.is_empty() {
                     // decisions.md §3.5: group by (vat_code, vat_rate), rates compared as numbers
-                    let key = (line.vat_code, line.vat_rate.map(|r| r.normalize()));
-                    let g = *group_index.entry(key).or_insert_with(|| {
+                    let key = (line.vat_code, line.vat_rate.map(|r| {
+                        let n = r.normalize();
+                        (n.scale(), n.mantissa())
+                    }));
+                    let g = if group_keys.get(last_group) == Some(&key) {
+                        last_group
+                    } else if let Some(g) = group_keys.iter().position(|k| *k == key) {
+                        g
+                    } else {
                         groups.push(VatGroup {
                             vat_code: line.vat_code,
                             vat_rate: line.vat_rate,
@@ -313,8 +328,10 @@ where
                             taxable_amount: zero,
                             tax_amount: zero,
                         });
+                        group_keys.push(key);
                         groups.len() - 1
-                    });
+                    };
+                    last_group = g;
                     group_of_line.push(g);
                     line_amounts.push(amounts);
                 }
