@@ -6,7 +6,9 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use criterion::{criterion_group, Criterion};
-use invoicing_core::context::{Company, Context, DeliveryLocation, Journal, Permissions, Relation, RelationKind};
+use invoicing_core::context::{
+    Company, Context, DeliveryLocation, Journal, Permissions, Relation, RelationKind,
+};
 use invoicing_core::lifecycle::create;
 use invoicing_core::numbering::{JournalCategory, Numbering, Window};
 use serde_json::{json, Value};
@@ -44,7 +46,9 @@ impl Context for Bench {
         })
     }
     fn default_journal(&self, category: JournalCategory) -> Option<Journal> {
-        (category == JournalCategory::SalesInvoice).then(|| self.journal("jrn-sales")).flatten()
+        (category == JournalCategory::SalesInvoice)
+            .then(|| self.journal("jrn-sales"))
+            .flatten()
     }
     fn delivery_location(&self, _id: &str) -> Option<DeliveryLocation> {
         None
@@ -110,9 +114,16 @@ fn benches(c: &mut Criterion) {
     };
     for n in [50, 500] {
         let bytes = body(n);
-        assert!(create_path(&ctx, &bytes).starts_with(b"{\"id\""), "the bench body must be valid");
-        c.bench_function(&format!("create/{n}"), |b| b.iter(|| create_path(&ctx, black_box(&bytes))));
-        c.bench_function(&format!("serde_floor/{n}"), |b| b.iter(|| serde_floor(black_box(&bytes))));
+        assert!(
+            create_path(&ctx, &bytes).starts_with(b"{\"id\""),
+            "the bench body must be valid"
+        );
+        c.bench_function(&format!("create/{n}"), |b| {
+            b.iter(|| create_path(&ctx, black_box(&bytes)));
+        });
+        c.bench_function(&format!("serde_floor/{n}"), |b| {
+            b.iter(|| serde_floor(black_box(&bytes)));
+        });
     }
 }
 
@@ -149,8 +160,14 @@ fn ratios() {
         black_box(serde_floor(black_box(&b500)));
     });
     println!("create 50 lines: {create50} ns, 500 lines: {create500} ns, serde floor 500 lines: {floor500} ns");
-    println!("ratio create 500/50 lines: {} (goal <= 12)", ratio(create500, create50));
-    println!("ratio create/serde floor (500 lines): {} (goal <= 2.5)", ratio(create500, floor500));
+    println!(
+        "ratio create 500/50 lines: {} (goal <= 12)",
+        ratio(create500, create50)
+    );
+    println!(
+        "ratio create/serde floor (500 lines): {} (goal <= 2.5)",
+        ratio(create500, floor500)
+    );
 }
 
 criterion_group! {

@@ -1,7 +1,7 @@
 //! Money: currencies with their ISO 4217 minor units, rounding half away from zero to
 //! the minor unit, the 10^15 bound on computed amounts, and how amounts are written.
 //!
-//! The minor units come from one table of ours ([`crate::iso4217`]): a plain sorted list
+//! The minor units come from one table of ours (`iso4217.rs`): a plain sorted list
 //! of the active codes is easier to check against the standard than a dependency whose
 //! release cadence and idea of "active" we do not control (decisions.md §2).
 

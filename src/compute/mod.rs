@@ -194,7 +194,11 @@ impl ComputeError {
 }
 
 /// Checks a computed amount against the bound.
-fn bounded(value: Option<Decimal>, position: Position, what: &str) -> Result<Decimal, ComputeError> {
+fn bounded(
+    value: Option<Decimal>,
+    position: Position,
+    what: &str,
+) -> Result<Decimal, ComputeError> {
     match value {
         Some(v) if within_limit(v) => Ok(v),
         other => Err(ComputeError::out_of_range(position, what, other)),
@@ -214,7 +218,12 @@ fn percent(base: Decimal, rate: Decimal) -> Option<Decimal> {
 }
 
 /// Computes the amount of one allowance/charge on `base` (decisions.md §3 steps 2, 6).
-fn allowance_amount(currency: Currency, ac: &AllowanceCharge, base: Decimal, position: Position) -> Result<Decimal, ComputeError> {
+fn allowance_amount(
+    currency: Currency,
+    ac: &AllowanceCharge,
+    base: Decimal,
+    position: Position,
+) -> Result<Decimal, ComputeError> {
     let amount = match ac.value {
         AllowanceValue::Amount(a) => Some(currency.round(a)),
         AllowanceValue::Rate(r) => percent(base, r).map(|v| currency.round(v)),
@@ -223,10 +232,16 @@ fn allowance_amount(currency: Currency, ac: &AllowanceCharge, base: Decimal, pos
 }
 
 /// Computes one line (decisions.md §3 steps 1-4).
-fn compute_line(currency: Currency, i: usize, line: &LinePricing) -> Result<LineAmounts, Vec<ComputeError>> {
+fn compute_line(
+    currency: Currency,
+    i: usize,
+    line: &LinePricing,
+) -> Result<LineAmounts, Vec<ComputeError>> {
     let at = Position::Line(i);
     let subtotal = bounded(
-        line.quantity.checked_mul(line.unit_price).map(|v| currency.round(v)),
+        line.quantity
+            .checked_mul(line.unit_price)
+            .map(|v| currency.round(v)),
         at,
         "line subtotal",
     )
@@ -252,7 +267,12 @@ fn compute_line(currency: Currency, i: usize, line: &LinePricing) -> Result<Line
     let total = bounded(total, at, "line total").map_err(|e| vec![e])?;
     let tax_amount = if line.vat_code.is_taxed() {
         let rate = line.vat_rate.unwrap_or_default();
-        bounded(percent(total, rate).map(|v| currency.round(v)), at, "line tax").map_err(|e| vec![e])?
+        bounded(
+            percent(total, rate).map(|v| currency.round(v)),
+            at,
+            "line tax",
+        )
+        .map_err(|e| vec![e])?
     } else {
         Decimal::new(0, currency.minor_unit())
     };
@@ -287,13 +307,21 @@ fn compute_line(currency: Currency, i: usize, line: &LinePricing) -> Result<Line
 /// assert_eq!(c.tax_amount.to_string(), "4.20");
 /// assert_eq!(c.total_amount.to_string(), "24.18");
 /// ```
-pub fn compute(currency: Currency, lines: &[LinePricing], allowance_charges: &[AllowanceCharge]) -> Result<Computation, Vec<ComputeError>> {
+pub fn compute(
+    currency: Currency,
+    lines: &[LinePricing],
+    allowance_charges: &[AllowanceCharge],
+) -> Result<Computation, Vec<ComputeError>> {
     compute_iter(currency, lines.iter(), allowance_charges)
 }
 
 /// [`compute`] over any sequence of line pricings, so that callers holding richer line
 /// records need not copy them.
-pub fn compute_iter<'a, I>(currency: Currency, lines: I, allowance_charges: &[AllowanceCharge]) -> Result<Computation, Vec<ComputeError>>
+pub fn compute_iter<'a, I>(
+    currency: Currency,
+    lines: I,
+    allowance_charges: &[AllowanceCharge],
+) -> Result<Computation, Vec<ComputeError>>
 where
     I: IntoIterator<Item = &'a LinePricing>,
 {
@@ -310,10 +338,13 @@ where
             Ok(amounts) => {
                 if errors.is_empty() {
                     // decisions.md §3.5: group by (vat_code, vat_rate), rates compared as numbers
-                    let key = (line.vat_code, line.vat_rate.map(|r| {
-                        let n = r.normalize();
-                        (n.scale(), n.mantissa())
-                    }));
+                    let key = (
+                        line.vat_code,
+                        line.vat_rate.map(|r| {
+                            let n = r.normalize();
+                            (n.scale(), n.mantissa())
+                        }),
+                    );
                     let g = if group_keys.get(last_group) == Some(&key) {
                         last_group
                     } else if let Some(g) = group_keys.iter().position(|k| *k == key) {
@@ -345,12 +376,19 @@ where
     let mut line_total = Some(zero);
     for (amounts, &g) in line_amounts.iter().zip(&group_of_line) {
         let group = &mut groups[g];
-        group.base = group.base.checked_add(amounts.total).unwrap_or(Decimal::MAX);
+        group.base = group
+            .base
+            .checked_add(amounts.total)
+            .unwrap_or(Decimal::MAX);
         line_total = line_total.and_then(|t| t.checked_add(amounts.total));
     }
     for group in &groups {
         if !within_limit(group.base) {
-            errors.push(ComputeError::out_of_range(Position::Document, "vat group base", Some(group.base)));
+            errors.push(ComputeError::out_of_range(
+                Position::Document,
+                "vat group base",
+                Some(group.base),
+            ));
         }
     }
     let line_total = match bounded(line_total, Position::Document, "document line total") {
@@ -369,7 +407,9 @@ where
     if !allowance_charges.is_empty() {
         for g in &groups {
             if g.base <= Decimal::ZERO {
-                let rate = g.vat_rate.map_or_else(|| "none".to_owned(), |r| r.to_string());
+                let rate = g
+                    .vat_rate
+                    .map_or_else(|| "none".to_owned(), |r| r.to_string());
                 errors.push(ComputeError {
                     code: ErrorCode::VatGroupNotPositive,
                     position: Position::AllowanceCharges,
@@ -399,8 +439,18 @@ where
             let units = currency.to_minor_units(amount).unwrap_or(-1);
             let shares = allocation::allocate(units, &weights)
                 .ok()
-                .and_then(|s| s.into_iter().map(|u| currency.from_minor_units(u)).collect::<Option<Vec<_>>>())
-                .ok_or_else(|| vec![ComputeError::out_of_range(Position::Document, "allowance/charge share", None)])?;
+                .and_then(|s| {
+                    s.into_iter()
+                        .map(|u| currency.from_minor_units(u))
+                        .collect::<Option<Vec<_>>>()
+                })
+                .ok_or_else(|| {
+                    vec![ComputeError::out_of_range(
+                        Position::Document,
+                        "allowance/charge share",
+                        None,
+                    )]
+                })?;
             for (group, share) in groups.iter_mut().zip(&shares) {
                 let slot = match ac.kind {
                     AllowanceKind::Allowance => &mut group.allowance_total,
@@ -420,10 +470,16 @@ where
             .base
             .checked_sub(group.allowance_total)
             .and_then(|v| v.checked_add(group.charge_total));
-        let taxable = bounded(taxable, Position::Document, "vat group taxable amount").map_err(|e| vec![e])?;
+        let taxable = bounded(taxable, Position::Document, "vat group taxable amount")
+            .map_err(|e| vec![e])?;
         let tax = if group.vat_code.is_taxed() {
             let rate = group.vat_rate.unwrap_or_default();
-            bounded(percent(taxable, rate).map(|v| currency.round(v)), Position::Document, "vat group tax").map_err(|e| vec![e])?
+            bounded(
+                percent(taxable, rate).map(|v| currency.round(v)),
+                Position::Document,
+                "vat group tax",
+            )
+            .map_err(|e| vec![e])?
         } else {
             zero
         };
@@ -432,15 +488,23 @@ where
         tax_exclusive = tax_exclusive.and_then(|t| t.checked_add(taxable));
         tax_total = tax_total.and_then(|t| t.checked_add(tax));
     }
-    let tax_exclusive_amount = bounded(tax_exclusive, Position::Document, "tax exclusive amount").map_err(|e| vec![e])?;
+    let tax_exclusive_amount =
+        bounded(tax_exclusive, Position::Document, "tax exclusive amount").map_err(|e| vec![e])?;
     let tax_amount = bounded(tax_total, Position::Document, "tax amount").map_err(|e| vec![e])?;
-    let total_amount = bounded(tax_exclusive_amount.checked_add(tax_amount), Position::Document, "total amount").map_err(|e| vec![e])?;
+    let total_amount = bounded(
+        tax_exclusive_amount.checked_add(tax_amount),
+        Position::Document,
+        "total amount",
+    )
+    .map_err(|e| vec![e])?;
     // decisions.md §3.9: a negative total is refused
     if total_amount < Decimal::ZERO {
         return Err(vec![ComputeError {
             code: ErrorCode::NegativeTotal,
             position: Position::Document,
-            message: format!("the total amount {total_amount} is negative: issue a credit note instead"),
+            message: format!(
+                "the total amount {total_amount} is negative: issue a credit note instead"
+            ),
             group: None,
         }]);
     }

@@ -10,14 +10,18 @@
 
 use crate::compute::{self, AllowanceCharge, Computation, ComputeError, PaymentStatus, Position};
 use crate::context::{Company, Context, Journal, Permissions, Relation, RelationKind};
-use crate::document::{AccountingStatus, Document, DocumentType, Exemption, Line, MailStatus, PeppolStatus};
+use crate::document::{
+    AccountingStatus, Document, DocumentType, Exemption, Line, MailStatus, PeppolStatus,
+};
 use crate::error::{ApiError, ErrorCode, Loc, ValidationError};
 use crate::money::Currency;
 use crate::numbering::Window;
 use crate::remittance::StructuredReference;
 use crate::terms::PaymentTerms;
 use crate::validate::body::{self, BodyFields, BODY_KEYS, DERIVED_FIELDS};
-use crate::validate::fields::{check_keys, missing, number, one_of, Errors, Field, NumberRule, Slot};
+use crate::validate::fields::{
+    check_keys, missing, number, one_of, Errors, Field, NumberRule, Slot,
+};
 use crate::validate::{lax_bool, lax_bool_text};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -65,11 +69,19 @@ fn at(keys: &[&str]) -> Loc {
 /// The body as an object, or the error for a missing body or another JSON type.
 fn body_object(body: Option<&Value>) -> Result<&Map<String, Value>, ApiError> {
     match body {
-        None | Some(Value::Null) => Err(ApiError::one(ErrorCode::Missing, body_loc(), "a json object body is required")),
+        None | Some(Value::Null) => Err(ApiError::one(
+            ErrorCode::Missing,
+            body_loc(),
+            "a json object body is required",
+        )),
         Some(Value::Object(obj)) => Ok(obj),
-        Some(other) => Err(ValidationError::new(ErrorCode::DictType, body_loc(), "input should be a valid object")
-            .with_input(other)
-            .into()),
+        Some(other) => Err(ValidationError::new(
+            ErrorCode::DictType,
+            body_loc(),
+            "input should be a valid object",
+        )
+        .with_input(other)
+        .into()),
     }
 }
 
@@ -77,7 +89,11 @@ fn body_object(body: Option<&Value>) -> Result<&Map<String, Value>, ApiError> {
 fn compute_error(e: ComputeError) -> ValidationError {
     let loc = match e.position {
         Position::Line(i) => body_loc().key("lines").index(i),
-        Position::LineAllowanceCharge(i, j) => body_loc().key("lines").index(i).key("allowance_charges").index(j),
+        Position::LineAllowanceCharge(i, j) => body_loc()
+            .key("lines")
+            .index(i)
+            .key("allowance_charges")
+            .index(j),
         Position::AllowanceCharge(j) => body_loc().key("allowance_charges").index(j),
         Position::AllowanceCharges => body_loc().key("allowance_charges"),
         Position::Document => body_loc(),
@@ -94,7 +110,12 @@ fn compute_error(e: ComputeError) -> ValidationError {
 }
 
 /// Computes the amounts of lines and allowances, recording the errors.
-fn compute_amounts(currency: Currency, lines: &[Line], acs: &[AllowanceCharge], errors: &mut Errors) -> Option<Computation> {
+fn compute_amounts(
+    currency: Currency,
+    lines: &[Line],
+    acs: &[AllowanceCharge],
+    errors: &mut Errors,
+) -> Option<Computation> {
     match compute::compute_iter(currency, lines.iter().map(|l| &l.pricing), acs) {
         Ok(c) => Some(c),
         Err(list) => {
@@ -166,7 +187,11 @@ fn check_period(start: Option<NaiveDate>, end: Option<NaiveDate>, errors: &mut E
     }
 }
 
-fn resolve_relation(ctx: &dyn Context, field: &Field<String>, errors: &mut Errors) -> Option<Relation> {
+fn resolve_relation(
+    ctx: &dyn Context,
+    field: &Field<String>,
+    errors: &mut Errors,
+) -> Option<Relation> {
     let id = field.valid()?;
     let found = ctx.relation(id);
     if found.is_none() {
@@ -277,7 +302,10 @@ pub fn create(
             errors.push(
                 ErrorCode::SelfBillingDisabled,
                 loc.key("type"),
-                format!("{} is a self-billing document and self-billing is not enabled on the company", t.as_str()),
+                format!(
+                    "{} is a self-billing document and self-billing is not enabled on the company",
+                    t.as_str()
+                ),
             );
         }
         if send == Some(true) && !t.is_peppol_type() {
@@ -290,7 +318,11 @@ pub fn create(
     }
     check_not_future(&f.issue_date, "issue_date", today, &mut errors);
     check_not_future(&f.delivery_date, "delivery_date", today, &mut errors);
-    check_period(f.period_start.valid().copied(), f.period_end.valid().copied(), &mut errors);
+    check_period(
+        f.period_start.valid().copied(),
+        f.period_end.valid().copied(),
+        &mut errors,
+    );
     let currency = match &f.currency {
         Field::Valid(c) => Some(*c),
         Field::Invalid => None,
@@ -328,11 +360,30 @@ pub fn create(
     if !errors.is_empty() {
         return Err(ApiError::new(errors.0));
     }
-    let (Some(doc_type), Some(relation), Some(journal), Some(currency), Some(computation), Some(paid), Field::Valid(lines)) =
-        (doc_type, relation, journal, currency, computation, paid, f.lines)
+    let (
+        Some(doc_type),
+        Some(relation),
+        Some(journal),
+        Some(currency),
+        Some(computation),
+        Some(paid),
+        Field::Valid(lines),
+    ) = (
+        doc_type,
+        relation,
+        journal,
+        currency,
+        computation,
+        paid,
+        f.lines,
+    )
     else {
         // Every None above recorded an error; this is unreachable in practice.
-        return Err(ApiError::one(ErrorCode::Missing, body_loc(), "the body is incomplete"));
+        return Err(ApiError::one(
+            ErrorCode::Missing,
+            body_loc(),
+            "the body is incomplete",
+        ));
     };
 
     // decisions.md §5: defaults, number, communication, statuses
@@ -348,7 +399,9 @@ pub fn create(
         .unwrap_or(PaymentTerms::DEFAULT);
     let window = journal.numbering.window(issue_date);
     let sequence = ctx.next_sequence(&journal, window);
-    let document_number = journal.numbering.number(&journal.prefix, issue_date, sequence);
+    let document_number = journal
+        .numbering
+        .number(&journal.prefix, issue_date, sequence);
     let legal_notice = match f.legal_notice {
         Field::Valid(s) => Some(s),
         _ if doc_type == DocumentType::SaleInvoice => company.legal_notice.clone(),
@@ -421,7 +474,12 @@ pub fn create(
 
 /// The journal of a create: the one given, which must fit the type, else the default
 /// journal of the type's category (decisions.md §5).
-fn resolve_create_journal(ctx: &dyn Context, doc_type: Option<DocumentType>, journal_id: &Field<String>, errors: &mut Errors) -> Option<Journal> {
+fn resolve_create_journal(
+    ctx: &dyn Context,
+    doc_type: Option<DocumentType>,
+    journal_id: &Field<String>,
+    errors: &mut Errors,
+) -> Option<Journal> {
     let loc = body_loc().key("journal_id");
     match journal_id {
         Field::Invalid => None,
@@ -461,7 +519,10 @@ fn resolve_create_journal(ctx: &dyn Context, doc_type: Option<DocumentType>, jou
                 errors.push(
                     ErrorCode::NoDefaultJournal,
                     loc,
-                    format!("no journal given and the company has no default {} journal", t.journal_category()),
+                    format!(
+                        "no journal given and the company has no default {} journal",
+                        t.journal_category()
+                    ),
                 );
             }
             found
@@ -481,7 +542,12 @@ fn locked_change(locked: bool, key: &str, errors: &mut Errors) {
 
 /// Applies a PATCH body to a stored document (decisions.md §6). Returns the updated
 /// document to store; a refused PATCH changes nothing.
-pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, body: Option<&Value>) -> Result<Document, ApiError> {
+pub fn patch(
+    ctx: &dyn Context,
+    permissions: Permissions,
+    stored: &Document,
+    body: Option<&Value>,
+) -> Result<Document, ApiError> {
     if !permissions.update {
         return Err(permission_denied("updating a document"));
     }
@@ -498,7 +564,10 @@ pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, bod
     let mut errors = Errors::default();
     check_keys(obj, &loc, BODY_KEYS, DERIVED_FIELDS, &mut errors);
     // decisions.md §6: type and journal_id are read-only (absent, null or the same value pass)
-    for (key, current) in [("type", stored.doc_type.as_str()), ("journal_id", stored.journal_id.as_str())] {
+    for (key, current) in [
+        ("type", stored.doc_type.as_str()),
+        ("journal_id", stored.journal_id.as_str()),
+    ] {
         match obj.get(key) {
             None | Some(Value::Null) => {}
             Some(Value::String(s)) if s == current => {}
@@ -511,9 +580,20 @@ pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, bod
         }
     }
     // decisions.md §6: null on these fields is refused
-    for key in ["relation_id", "issue_date", "payment_terms", "currency", "lines", "paid_amount"] {
+    for key in [
+        "relation_id",
+        "issue_date",
+        "payment_terms",
+        "currency",
+        "lines",
+        "paid_amount",
+    ] {
         if obj.get(key) == Some(&Value::Null) {
-            errors.push(ErrorCode::NullNotAllowed, loc.key(key), format!("{key} cannot be null"));
+            errors.push(
+                ErrorCode::NullNotAllowed,
+                loc.key(key),
+                format!("{key} cannot be null"),
+            );
         }
     }
     let company = ctx.company();
@@ -562,12 +642,19 @@ pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, bod
     }
     // A location left attached must belong to the (new) relation.
     if relation_ok && location_ok {
-        if let Some(location) = next.delivery_location_id.as_deref().and_then(|l| ctx.delivery_location(l)) {
+        if let Some(location) = next
+            .delivery_location_id
+            .as_deref()
+            .and_then(|l| ctx.delivery_location(l))
+        {
             if location.relation_id != next.relation_id {
                 errors.push_ctx(
                     ErrorCode::DeliveryLocationRelationMismatch,
                     loc.key("delivery_location_id"),
-                    format!("the delivery location {:?} belongs to another relation", location.id),
+                    format!(
+                        "the delivery location {:?} belongs to another relation",
+                        location.id
+                    ),
                     None,
                     json!({"relation_id": location.relation_id}),
                 );
@@ -602,7 +689,11 @@ pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, bod
     }
     check_not_future(&f.delivery_date, "delivery_date", today, &mut errors);
     let date_fields: [(&str, &Field<NaiveDate>, &mut Option<NaiveDate>); 4] = [
-        ("tax_point_date", &f.tax_point_date, &mut next.tax_point_date),
+        (
+            "tax_point_date",
+            &f.tax_point_date,
+            &mut next.tax_point_date,
+        ),
         ("delivery_date", &f.delivery_date, &mut next.delivery_date),
         ("period_start", &f.period_start, &mut next.period_start),
         ("period_end", &f.period_end, &mut next.period_end),
@@ -623,8 +714,16 @@ pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, bod
     }
     let text_fields: [(&str, &Field<String>, &mut Option<String>); 4] = [
         ("order_number", &f.order_number, &mut next.order_number),
-        ("despatch_reference", &f.despatch_reference, &mut next.despatch_reference),
-        ("buyer_reference", &f.buyer_reference, &mut next.buyer_reference),
+        (
+            "despatch_reference",
+            &f.despatch_reference,
+            &mut next.despatch_reference,
+        ),
+        (
+            "buyer_reference",
+            &f.buyer_reference,
+            &mut next.buyer_reference,
+        ),
         ("legal_notice", &f.legal_notice, &mut next.legal_notice),
     ];
     for (key, field, slot) in text_fields {
@@ -654,7 +753,8 @@ pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, bod
     if let Field::Valid(p) = f.paid_amount {
         next.paid_amount = p;
     }
-    let inputs_valid = !f.currency.is_invalid() && !f.lines.is_invalid() && !f.allowance_charges.is_invalid();
+    let inputs_valid =
+        !f.currency.is_invalid() && !f.lines.is_invalid() && !f.allowance_charges.is_invalid();
     // decisions.md §6: lines and allowance_charges sent are always a change
     if let Field::Valid(lines) = f.lines {
         locked_change(locked, "lines", &mut errors);
@@ -673,7 +773,12 @@ pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, bod
     }
     // Everything is recomputed; paid_amount is checked against the new total.
     if inputs_valid {
-        if let Some(c) = compute_amounts(next.currency, &next.lines, &next.allowance_charges, &mut errors) {
+        if let Some(c) = compute_amounts(
+            next.currency,
+            &next.lines,
+            &next.allowance_charges,
+            &mut errors,
+        ) {
             if !paid_invalid {
                 check_paid(next.paid_amount, &c, &mut errors);
             }
@@ -684,11 +789,15 @@ pub fn patch(ctx: &dyn Context, permissions: Permissions, stored: &Document, bod
     if !errors.is_empty() {
         return Err(ApiError::new(errors.0));
     }
-    next.due_date = next.payment_terms.due_date(next.issue_date).unwrap_or(next.issue_date);
+    next.due_date = next
+        .payment_terms
+        .due_date(next.issue_date)
+        .unwrap_or(next.issue_date);
     // The payment status follows a new paid amount or a new total; otherwise a status a
     // back-office override set is kept.
     if paid_sent || next.computation.total_amount != stored.computation.total_amount {
-        next.payment_status = PaymentStatus::derive(next.paid_amount, next.computation.total_amount);
+        next.payment_status =
+            PaymentStatus::derive(next.paid_amount, next.computation.total_amount);
     }
     Ok(next)
 }
@@ -717,7 +826,11 @@ fn stored_amounts_fit(next: &Document, f: &BodyFields, errors: &mut Errors) {
     if !f.allowance_charges.is_sent() {
         for (j, ac) in next.allowance_charges.iter().enumerate() {
             if let Some(a) = fixed(ac) {
-                refuse(errors, body_loc().key("allowance_charges").index(j).key("amount"), a);
+                refuse(
+                    errors,
+                    body_loc().key("allowance_charges").index(j).key("amount"),
+                    a,
+                );
             }
         }
     }
@@ -725,7 +838,12 @@ fn stored_amounts_fit(next: &Document, f: &BodyFields, errors: &mut Errors) {
         for (i, line) in next.lines.iter().enumerate() {
             for (j, ac) in line.pricing.allowance_charges.iter().enumerate() {
                 if let Some(a) = fixed(ac) {
-                    let loc = body_loc().key("lines").index(i).key("allowance_charges").index(j).key("amount");
+                    let loc = body_loc()
+                        .key("lines")
+                        .index(i)
+                        .key("allowance_charges")
+                        .index(j)
+                        .key("amount");
                     refuse(errors, loc, a);
                 }
             }
@@ -738,7 +856,12 @@ fn stored_amounts_fit(next: &Document, f: &BodyFields, errors: &mut Errors) {
 ///
 /// A missing body is `{}`. Errors in the body's shape answer alone; then the first of
 /// `document_deleted`, `no_channel`, `not_peppol_type`, `already_sent`, `send_failed`.
-pub fn send(ctx: &dyn Context, permissions: Permissions, stored: &Document, body: Option<&Value>) -> Result<Document, ApiError> {
+pub fn send(
+    ctx: &dyn Context,
+    permissions: Permissions,
+    stored: &Document,
+    body: Option<&Value>,
+) -> Result<Document, ApiError> {
     if !permissions.update {
         return Err(permission_denied("sending a document"));
     }
@@ -747,9 +870,13 @@ pub fn send(ctx: &dyn Context, permissions: Permissions, stored: &Document, body
         None | Some(Value::Null) => &empty,
         Some(Value::Object(obj)) => obj,
         Some(other) => {
-            return Err(ValidationError::new(ErrorCode::DictType, body_loc(), "input should be a valid object")
-                .with_input(other)
-                .into())
+            return Err(ValidationError::new(
+                ErrorCode::DictType,
+                body_loc(),
+                "input should be a valid object",
+            )
+            .with_input(other)
+            .into())
         }
     };
     let mut errors = Errors::default();
@@ -778,7 +905,11 @@ pub fn send(ctx: &dyn Context, permissions: Permissions, stored: &Document, body
         ));
     }
     if !peppol {
-        return Err(ApiError::one(ErrorCode::NoChannel, peppol_loc, "no channel asked for: send {\"peppol\": true}"));
+        return Err(ApiError::one(
+            ErrorCode::NoChannel,
+            peppol_loc,
+            "no channel asked for: send {\"peppol\": true}",
+        ));
     }
     if !stored.doc_type.is_peppol_type() {
         return Err(ApiError::one(
@@ -791,14 +922,20 @@ pub fn send(ctx: &dyn Context, permissions: Permissions, stored: &Document, body
         return Err(ApiError::one(
             ErrorCode::AlreadySent,
             peppol_loc,
-            format!("the document has already left (peppol_status {})", stored.peppol_status.as_str()),
+            format!(
+                "the document has already left (peppol_status {})",
+                stored.peppol_status.as_str()
+            ),
         ));
     }
     if !ctx.relation(&stored.relation_id).is_some_and(|r| r.peppol) {
         return Err(ValidationError::new(
             ErrorCode::SendFailed,
             peppol_loc,
-            format!("the recipient {} cannot receive on peppol", stored.relation_id),
+            format!(
+                "the recipient {} cannot receive on peppol",
+                stored.relation_id
+            ),
         )
         .with_ctx(json!({"document_id": stored.id}))
         .into());
@@ -824,9 +961,13 @@ const STATE_KEYS: &[&str] = &[
 /// re-derived from a paid_amount it sets, unless it sets payment_status too.
 pub fn apply_state(stored: &Document, state: &Value) -> Result<Document, ApiError> {
     let Value::Object(obj) = state else {
-        return Err(ValidationError::new(ErrorCode::DictType, body_loc(), "input should be a valid object")
-            .with_input(state)
-            .into());
+        return Err(ValidationError::new(
+            ErrorCode::DictType,
+            body_loc(),
+            "input should be a valid object",
+        )
+        .with_input(state)
+        .into());
     };
     let loc = body_loc();
     let mut errors = Errors::default();
@@ -836,7 +977,12 @@ pub fn apply_state(stored: &Document, state: &Value) -> Result<Document, ApiErro
         Slot::of(obj, key).value().and_then(|v| {
             let b = lax_bool(v);
             if b.is_none() {
-                errors.push_input(ErrorCode::BoolParsing, loc.key(key), "input should be a valid boolean", v);
+                errors.push_input(
+                    ErrorCode::BoolParsing,
+                    loc.key(key),
+                    "input should be a valid boolean",
+                    v,
+                );
             }
             b
         })
@@ -848,17 +994,38 @@ pub fn apply_state(stored: &Document, state: &Value) -> Result<Document, ApiErro
         next.xml_available = b;
     }
     if let Some(v) = Slot::of(obj, "accounting_status").value() {
-        if let Some(s) = one_of(v, &loc, "accounting_status", AccountingStatus::parse, "an accounting status", &mut errors) {
+        if let Some(s) = one_of(
+            v,
+            &loc,
+            "accounting_status",
+            AccountingStatus::parse,
+            "an accounting status",
+            &mut errors,
+        ) {
             next.accounting_status = s;
         }
     }
     if let Some(v) = Slot::of(obj, "peppol_status").value() {
-        if let Some(s) = one_of(v, &loc, "peppol_status", PeppolStatus::parse, "a peppol status", &mut errors) {
+        if let Some(s) = one_of(
+            v,
+            &loc,
+            "peppol_status",
+            PeppolStatus::parse,
+            "a peppol status",
+            &mut errors,
+        ) {
             next.peppol_status = s;
         }
     }
     if let Some(v) = Slot::of(obj, "mail_status").value() {
-        if let Some(s) = one_of(v, &loc, "mail_status", MailStatus::parse, "a mail status", &mut errors) {
+        if let Some(s) = one_of(
+            v,
+            &loc,
+            "mail_status",
+            MailStatus::parse,
+            "a mail status",
+            &mut errors,
+        ) {
             next.mail_status = s;
         }
     }
@@ -875,9 +1042,16 @@ pub fn apply_state(stored: &Document, state: &Value) -> Result<Document, ApiErro
             &mut errors,
         )
     });
-    let status = Slot::of(obj, "payment_status")
-        .value()
-        .and_then(|v| one_of(v, &loc, "payment_status", PaymentStatus::parse, "a payment status", &mut errors));
+    let status = Slot::of(obj, "payment_status").value().and_then(|v| {
+        one_of(
+            v,
+            &loc,
+            "payment_status",
+            PaymentStatus::parse,
+            "a payment status",
+            &mut errors,
+        )
+    });
     if !errors.is_empty() {
         return Err(ApiError::new(errors.0));
     }

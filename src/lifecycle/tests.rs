@@ -4484,9 +4484,17 @@ fn wrong_shape() -> impl Strategy<Value = (Vec<Value>, Value, ErrorCode)> {
         Just(("legal_notice", 10_000)),
         Just(("currency", 20)),
     ];
-    let too_long = (limited, 1usize..40, proptest::sample::select(vec!['x', 'é', '€', '中', '🧾']))
+    let too_long = (
+        limited,
+        1usize..40,
+        proptest::sample::select(vec!['x', 'é', '€', '中', '🧾']),
+    )
         .prop_map(|((key, max), extra, c)| {
-            (vec![json!(key)], chars(c, max + extra), ErrorCode::StringTooLong)
+            (
+                vec![json!(key)],
+                chars(c, max + extra),
+                ErrorCode::StringTooLong,
+            )
         });
     let not_a_string = (
         proptest::sample::select(vec![
@@ -4502,31 +4510,117 @@ fn wrong_shape() -> impl Strategy<Value = (Vec<Value>, Value, ErrorCode)> {
     )
         .prop_map(|(path, v)| (path, v, ErrorCode::StringType));
     let not_a_date = (
-        proptest::sample::select(vec!["issue_date", "tax_point_date", "delivery_date", "period_start", "period_end"]),
-        proptest::sample::select(vec![json!("2026-13-01"), json!("2026-02-30"), json!("21/11/2026"), json!(20_261_101), json!("2026-1-1")]),
+        proptest::sample::select(vec![
+            "issue_date",
+            "tax_point_date",
+            "delivery_date",
+            "period_start",
+            "period_end",
+        ]),
+        proptest::sample::select(vec![
+            json!("2026-13-01"),
+            json!("2026-02-30"),
+            json!("21/11/2026"),
+            json!(20_261_101),
+            json!("2026-1-1"),
+        ]),
     )
         .prop_map(|(key, v)| (vec![json!(key)], v, ErrorCode::DateParsing));
     let out_of_range = proptest::sample::select(vec![
-        (vec![json!("paid_amount")], json!("-0.01"), ErrorCode::GreaterThanEqual),
-        (vec![json!("paid_amount")], json!("1000000000"), ErrorCode::LessThanEqual),
-        (vec![json!("paid_amount")], json!("0.001"), ErrorCode::DecimalMaxPlaces),
-        (vec![json!("paid_amount")], json!("ten"), ErrorCode::DecimalParsing),
-        (vec![json!("lines"), json!(0), json!("quantity")], json!("1e10"), ErrorCode::LessThanEqual),
-        (vec![json!("lines"), json!(0), json!("quantity")], json!("-1e10"), ErrorCode::GreaterThanEqual),
-        (vec![json!("lines"), json!(0), json!("quantity")], json!("0.0000001"), ErrorCode::DecimalMaxPlaces),
-        (vec![json!("lines"), json!(0), json!("unit_price")], json!("-1"), ErrorCode::GreaterThanEqual),
-        (vec![json!("lines"), json!(0), json!("vat_rate")], json!("100.5"), ErrorCode::LessThanEqual),
-        (vec![json!("lines"), json!(0), json!("vat_rate")], json!("0"), ErrorCode::GreaterThan),
-        (vec![json!("lines"), json!(0), json!("allowance_charges"), json!(0), json!("rate")], json!("101"), ErrorCode::LessThanEqual),
-        (vec![json!("allowance_charges"), json!(0), json!("amount")], json!("0"), ErrorCode::GreaterThan),
-        (vec![json!("payment_terms")], json!("30-DF"), ErrorCode::StringPatternMismatch),
-        (vec![json!("payment_terms")], json!("10000-df"), ErrorCode::StringPatternMismatch),
+        (
+            vec![json!("paid_amount")],
+            json!("-0.01"),
+            ErrorCode::GreaterThanEqual,
+        ),
+        (
+            vec![json!("paid_amount")],
+            json!("1000000000"),
+            ErrorCode::LessThanEqual,
+        ),
+        (
+            vec![json!("paid_amount")],
+            json!("0.001"),
+            ErrorCode::DecimalMaxPlaces,
+        ),
+        (
+            vec![json!("paid_amount")],
+            json!("ten"),
+            ErrorCode::DecimalParsing,
+        ),
+        (
+            vec![json!("lines"), json!(0), json!("quantity")],
+            json!("1e10"),
+            ErrorCode::LessThanEqual,
+        ),
+        (
+            vec![json!("lines"), json!(0), json!("quantity")],
+            json!("-1e10"),
+            ErrorCode::GreaterThanEqual,
+        ),
+        (
+            vec![json!("lines"), json!(0), json!("quantity")],
+            json!("0.0000001"),
+            ErrorCode::DecimalMaxPlaces,
+        ),
+        (
+            vec![json!("lines"), json!(0), json!("unit_price")],
+            json!("-1"),
+            ErrorCode::GreaterThanEqual,
+        ),
+        (
+            vec![json!("lines"), json!(0), json!("vat_rate")],
+            json!("100.5"),
+            ErrorCode::LessThanEqual,
+        ),
+        (
+            vec![json!("lines"), json!(0), json!("vat_rate")],
+            json!("0"),
+            ErrorCode::GreaterThan,
+        ),
+        (
+            vec![
+                json!("lines"),
+                json!(0),
+                json!("allowance_charges"),
+                json!(0),
+                json!("rate"),
+            ],
+            json!("101"),
+            ErrorCode::LessThanEqual,
+        ),
+        (
+            vec![json!("allowance_charges"), json!(0), json!("amount")],
+            json!("0"),
+            ErrorCode::GreaterThan,
+        ),
+        (
+            vec![json!("payment_terms")],
+            json!("30-DF"),
+            ErrorCode::StringPatternMismatch,
+        ),
+        (
+            vec![json!("payment_terms")],
+            json!("10000-df"),
+            ErrorCode::StringPatternMismatch,
+        ),
         (vec![json!("type")], json!("invoice"), ErrorCode::Enum),
-        (vec![json!("lines"), json!(1), json!("vat_code")], json!("vat_free"), ErrorCode::Enum),
+        (
+            vec![json!("lines"), json!(1), json!("vat_code")],
+            json!("vat_free"),
+            ErrorCode::Enum,
+        ),
         (vec![json!("lines")], json!({}), ErrorCode::ListType),
         (vec![json!("lines")], json!([]), ErrorCode::TooShort),
-        (vec![json!("allowance_charges")], json!("none"), ErrorCode::ListType),
-        (vec![json!("lines"), json!(0)], json!(7), ErrorCode::DictType),
+        (
+            vec![json!("allowance_charges")],
+            json!("none"),
+            ErrorCode::ListType,
+        ),
+        (
+            vec![json!("lines"), json!(0)],
+            json!(7),
+            ErrorCode::DictType,
+        ),
     ]);
     prop_oneof![too_long, not_a_string, not_a_date, out_of_range]
 }
@@ -4537,10 +4631,20 @@ fn any_json() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(Value::from),
-        "[-+0-9.eE]{1,12}".prop_map(|s| s.parse::<serde_json::Number>().map_or(Value::String(s), Value::Number)),
+        "[-+0-9.eE]{1,12}".prop_map(|s| s
+            .parse::<serde_json::Number>()
+            .map_or(Value::String(s), Value::Number)),
         ".{0,12}".prop_map(Value::String),
-        proptest::sample::select(vec!["sale_invoice", COMPANY, "21", "30-df", "2026-11-21", "allowance", "EUR"])
-            .prop_map(|s| Value::String(s.to_owned())),
+        proptest::sample::select(vec![
+            "sale_invoice",
+            COMPANY,
+            "21",
+            "30-df",
+            "2026-11-21",
+            "allowance",
+            "EUR"
+        ])
+        .prop_map(|s| Value::String(s.to_owned())),
     ];
     leaf.prop_recursive(4, 64, 8, |inner| {
         prop_oneof![
@@ -4548,8 +4652,20 @@ fn any_json() -> impl Strategy<Value = Value> {
             proptest::collection::vec(
                 (
                     proptest::sample::select(vec![
-                        "type", "relation_id", "lines", "quantity", "unit_price", "vat_rate", "vat_code",
-                        "allowance_charges", "amount", "rate", "currency", "paid_amount", "issue_date", "x",
+                        "type",
+                        "relation_id",
+                        "lines",
+                        "quantity",
+                        "unit_price",
+                        "vat_rate",
+                        "vat_code",
+                        "allowance_charges",
+                        "amount",
+                        "rate",
+                        "currency",
+                        "paid_amount",
+                        "issue_date",
+                        "x",
                     ]),
                     inner,
                 ),
