@@ -10,6 +10,8 @@
 //! - every document answered (201 from a create, 200 from GET, PATCH, send, SET)
 //!   satisfies the totals identities with every amount written with exactly the
 //!   currency's minor-unit decimals; a 201 document is in the state of a new one;
+//! - created ids are doc-1, doc-2, … (sbx-1, … for a sandbox client) in order, and a
+//!   journal never hands out one document number twice to live creates;
 //! - the same bytes give the same answer, byte for byte.
 #![no_main]
 
@@ -31,10 +33,41 @@ fuzz_target!(|data: &[u8]| {
                 panic!("responses for an input that is not a scenario with a requests array: {}", text(&out))
             });
             assert_eq!(responses.len(), requests.len(), "not one response per request");
+            // Live creates: ids doc-1, doc-2, … in creation order; sandbox: sbx-1, …
+            let (mut last_live, mut last_sandbox) = (0u64, 0u64);
+            let mut numbers: Vec<(String, String)> = Vec::new();
             for resp in responses {
                 let (status, body) = check_response(resp);
                 match status {
-                    201 => check_document(body, Origin::Created),
+                    201 => {
+                        check_document(body, Origin::Created);
+                        let id = body.get("id").and_then(Value::as_str).unwrap_or_default();
+                        let (prefix, n) = id.split_at(id.find('-').map_or(0, |i| i + 1));
+                        let n: u64 = n.parse().unwrap_or_else(|_| panic!("a created id {id:?} is not doc-N or sbx-N"));
+                        match prefix {
+                            "doc-" => {
+                                assert!(n > last_live, "created ids out of order: {id} after doc-{last_live}");
+                                last_live = n;
+                                // A journal never hands out one number twice.
+                                let key = (
+                                    body["journal_id"].as_str().unwrap_or_default().to_owned(),
+                                    body["document_number"].as_str().unwrap_or_default().to_owned(),
+                                );
+                                assert!(
+                                    !numbers.contains(&key),
+                                    "journal {} handed out {} twice ({id})",
+                                    key.0,
+                                    key.1
+                                );
+                                numbers.push(key);
+                            }
+                            "sbx-" => {
+                                assert!(n > last_sandbox, "sandbox ids out of order: {id} after sbx-{last_sandbox}");
+                                last_sandbox = n;
+                            }
+                            _ => panic!("a created id {id:?} is not doc-N or sbx-N"),
+                        }
+                    }
                     200 if invoicing_core_fuzz::is_document(body) => check_document(body, Origin::Any),
                     _ => {}
                 }
