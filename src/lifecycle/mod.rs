@@ -1036,6 +1036,7 @@ pub fn apply_state(stored: &Document, state: &Value) -> Result<Document, ApiErro
             "paid_amount",
             NumberRule {
                 ge: Some(Decimal::ZERO),
+                le: Some(body::MAX_PAID),
                 max_places: Some(stored.currency.minor_unit()),
                 ..NumberRule::default()
             },

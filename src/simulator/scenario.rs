@@ -348,11 +348,18 @@ fn read_journals(
         let prefix = opt_str(rec, &at, "prefix")?.unwrap_or("").to_owned();
         let next = match rec.get("next") {
             None | Some(Value::Null) => 1,
-            Some(Value::Number(n)) => n.as_u64().filter(|n| *n >= 1).ok_or_else(|| {
-                malformed(format!(
-                    "{at}: next must be a whole number of at least 1, got {n}"
-                ))
-            })?,
+            // A counter must be able to move past the number it hands out, so that no
+            // number is drawn twice: u64::MAX is refused.
+            Some(Value::Number(n)) => {
+                n.as_u64()
+                    .filter(|n| *n >= 1 && *n < u64::MAX)
+                    .ok_or_else(|| {
+                        malformed(format!(
+                            "{at}: next must be a whole number from 1 to {}, got {n}",
+                            u64::MAX - 1
+                        ))
+                    })?
+            }
             Some(_) => return Err(malformed(format!("{at}: next must be a number"))),
         };
         if opt_bool(rec, &at, "default")?.unwrap_or(false) {

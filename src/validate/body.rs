@@ -61,7 +61,8 @@ pub const BODY_KEYS: &[&str] = &[
     "allowance_charges",
 ];
 
-const MAX_PAID: Decimal = Decimal::from_parts(999_999_999, 0, 0, false, 0);
+/// The largest paid_amount (interface.md Limits).
+pub const MAX_PAID: Decimal = Decimal::from_parts(999_999_999, 0, 0, false, 0);
 
 /// The shared fields of a body, each absent, null, invalid or valid.
 #[derive(Debug, Clone, PartialEq)]

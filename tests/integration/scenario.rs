@@ -599,3 +599,28 @@ proptest! {
         prop_assert!(body.is_object() || body.is_array());
     }
 }
+
+#[test]
+fn fuzz_regression_a_journal_next_that_cannot_advance_is_malformed() {
+    // fuzz finding: next = u64::MAX drew the same number twice; a counter must move past
+    // every number it hands out
+    let out = invoicing_core::simulator::run(include_bytes!(
+        "../../fuzz/regressions/simulator/journal-next-u64-max-number-drawn-twice.json"
+    ));
+    assert!(out.get("error").is_some(), "{out}");
+}
+
+#[test]
+fn fuzz_regression_set_paid_amount_keeps_to_the_limits() {
+    // fuzz finding: SET paid_amount 1e27 was stored and written without its minor unit;
+    // paid_amount keeps to 0..999999999 in SET too (interface.md Limits)
+    let out = invoicing_core::simulator::run(include_bytes!(
+        "../../fuzz/regressions/simulator/set-paid-amount-1e27-loses-minor-unit.json"
+    ));
+    let text = out.to_string();
+    assert!(!text.contains("1000000000000000000000000000"), "{text}");
+    assert!(
+        text.contains("less_than_equal") || out.get("error").is_some(),
+        "{text}"
+    );
+}
