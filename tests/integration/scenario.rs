@@ -380,7 +380,7 @@ fn wrongly_typed_scenario_keys_are_malformed() {
         ),
         (
             json!({"journals": [{"id": "j", "category": "proforma", "numbering": "never", "next": 0}]}),
-            "journals[0]: next must be a whole number of at least 1, got 0",
+            "journals[0]: next must be a whole number from 1 to 18446744073709551614, got 0",
         ),
         (
             json!({"journals": [{"id": "j", "category": "proforma", "numbering": "never", "next": "5"}]}),
