@@ -34,16 +34,21 @@ fn shape(mode: u8, v: i128, small: bool) -> i128 {
 fuzz_target!(|input: (u8, i128, Vec<i128>)| {
     let (mode, raw_amount, raw_weights) = input;
     let amount = shape(mode, raw_amount, true);
-    let weights: Vec<i128> = raw_weights.iter().map(|&w| shape(mode >> 3, w, false)).collect();
+    let weights: Vec<i128> = raw_weights
+        .iter()
+        .map(|&w| shape(mode >> 3, w, false))
+        .collect();
 
     let refused = weights.is_empty()
-        || amount < 0
-        || amount > MAX_UNITS
-        || weights.iter().any(|&w| w <= 0 || w > MAX_UNITS);
+        || !(0..=MAX_UNITS).contains(&amount)
+        || weights.iter().any(|w| !(1..=MAX_UNITS).contains(w));
     let result = allocate(amount, &weights);
     match result {
         Err(e) => {
-            assert!(refused, "allocate({amount}, {weights:?}) refused a valid input: {e}");
+            assert!(
+                refused,
+                "allocate({amount}, {weights:?}) refused a valid input: {e}"
+            );
             match e {
                 AllocationError::NoWeights => assert!(weights.is_empty()),
                 AllocationError::NegativeAmount(a) => assert!(a == amount && a < 0),
@@ -52,29 +57,46 @@ fuzz_target!(|input: (u8, i128, Vec<i128>)| {
                     assert!(weight <= 0);
                 }
                 AllocationError::OutOfRange(v) => {
-                    assert!(v > MAX_UNITS && (v == amount || weights.contains(&v)), "OutOfRange({v}) names no input");
+                    assert!(
+                        v > MAX_UNITS && (v == amount || weights.contains(&v)),
+                        "OutOfRange({v}) names no input"
+                    );
                 }
             }
         }
         Ok(shares) => {
-            assert!(!refused, "allocate({amount}, {weights:?}) accepted a refused input: {shares:?}");
+            assert!(
+                !refused,
+                "allocate({amount}, {weights:?}) accepted a refused input: {shares:?}"
+            );
             assert_eq!(shares.len(), weights.len(), "not one share per weight");
-            assert_eq!(shares.iter().sum::<i128>(), amount, "shares do not sum to the amount");
+            assert_eq!(
+                shares.iter().sum::<i128>(),
+                amount,
+                "shares do not sum to the amount"
+            );
             let total: i128 = weights.iter().sum();
             // amount, w ≤ 10^19: amount × w ≤ 10^38 < i128::MAX.
             let floors: Vec<i128> = weights.iter().map(|w| amount * w / total).collect();
             for (i, (s, f)) in shares.iter().zip(&floors).enumerate() {
-                assert!(*s == *f || *s == *f + 1, "share {i} = {s} is not floor {f} or floor + 1");
+                assert!(
+                    *s == *f || *s == *f + 1,
+                    "share {i} = {s} is not floor {f} or floor + 1"
+                );
             }
             // The largest-remainder reference: stable sort on the remainder, descending.
             let mut order: Vec<usize> = (0..weights.len()).collect();
             order.sort_by_key(|&i| std::cmp::Reverse(amount * weights[i] % total));
-            let left = usize::try_from(amount - floors.iter().sum::<i128>()).expect("fewer units left than weights");
+            let left = usize::try_from(amount - floors.iter().sum::<i128>())
+                .expect("fewer units left than weights");
             let mut expect = floors;
             for &i in &order[..left] {
                 expect[i] += 1;
             }
-            assert_eq!(shares, expect, "not the largest-remainder allocation (ties to the earlier weight)");
+            assert_eq!(
+                shares, expect,
+                "not the largest-remainder allocation (ties to the earlier weight)"
+            );
         }
     }
 });

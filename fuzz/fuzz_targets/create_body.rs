@@ -20,8 +20,8 @@
 
 use invoicing_core::simulator::run;
 use invoicing_core_fuzz::{
-    check_document, check_error_body, check_response, check_run_output, depth, error_types, text, Origin,
-    MAX_BODY_DEPTH,
+    check_document, check_error_body, check_response, check_run_output, depth, error_types, text,
+    Origin, MAX_BODY_DEPTH,
 };
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
@@ -69,8 +69,12 @@ fn world() -> Value {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&selector, rest)) = data.split_first() else { return };
-    let Ok(body) = serde_json::from_slice::<Value>(rest) else { return };
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(body) = serde_json::from_slice::<Value>(rest) else {
+        return;
+    };
     if depth(&body) > MAX_BODY_DEPTH {
         return;
     }
@@ -88,7 +92,8 @@ fuzz_target!(|data: &[u8]| {
         {"client": "app", "method": "GET", "path": "/documents/sbx-1"}
     ]);
     let out = run(text(&scenario).as_bytes());
-    let responses = check_run_output(&out).unwrap_or_else(|| panic!("the fixed world was refused: {}", text(&out)));
+    let responses = check_run_output(&out)
+        .unwrap_or_else(|| panic!("the fixed world was refused: {}", text(&out)));
     invoicing_core_fuzz::debug_responses(responses);
     assert_eq!(responses.len(), 3);
     let (status, created) = check_response(&responses[0]);
@@ -96,8 +101,17 @@ fuzz_target!(|data: &[u8]| {
     let (sbx_status, _) = check_response(&responses[2]);
     assert_eq!(sbx_status, 404, "a sandbox id resolved");
     if variant == 3 {
-        assert_eq!(status, 403, "send_peppol=true without `u` must be refused first: {}", text(created));
-        assert_eq!(error_types(created), ["permission_denied"], "a 403 carries no other error");
+        assert_eq!(
+            status,
+            403,
+            "send_peppol=true without `u` must be refused first: {}",
+            text(created)
+        );
+        assert_eq!(
+            error_types(created),
+            ["permission_denied"],
+            "a 403 carries no other error"
+        );
         assert_eq!(get_status, 404, "a refused create wrote a document");
         return;
     }
@@ -116,11 +130,19 @@ fuzz_target!(|data: &[u8]| {
             } else {
                 assert_eq!(id, Some("doc-1"));
                 assert_eq!(get_status, 200, "a created document does not resolve");
-                assert_eq!(text(got), text(created), "GET does not answer the created document");
+                assert_eq!(
+                    text(got),
+                    text(created),
+                    "GET does not answer the created document"
+                );
             }
             let peppol = created.get("peppol_status").and_then(Value::as_str);
             if variant == 1 {
-                assert_eq!(peppol, Some("sending"), "send_peppol=true did not start the send");
+                assert_eq!(
+                    peppol,
+                    Some("sending"),
+                    "send_peppol=true did not start the send"
+                );
             } else {
                 assert_eq!(peppol, Some("not_sent"));
             }
@@ -130,19 +152,32 @@ fuzz_target!(|data: &[u8]| {
             let send_failed = error_types(created).contains(&"send_failed");
             if send_failed {
                 assert_eq!(variant, 1, "send_failed without send_peppol");
-                assert_eq!(error_types(created), ["send_failed"], "send_failed comes with other errors");
+                assert_eq!(
+                    error_types(created),
+                    ["send_failed"],
+                    "send_failed comes with other errors"
+                );
                 let ctx = created["detail"][0].get("ctx");
                 assert_eq!(
-                    ctx.and_then(|c| c.get("document_id")).and_then(Value::as_str),
+                    ctx.and_then(|c| c.get("document_id"))
+                        .and_then(Value::as_str),
                     Some("doc-1"),
                     "send_failed does not name the document: {}",
                     text(created)
                 );
                 assert_eq!(get_status, 200, "send_failed: the document must exist");
                 check_document(got, Origin::Created);
-                assert_eq!(got.get("peppol_status").and_then(Value::as_str), Some("not_sent"));
+                assert_eq!(
+                    got.get("peppol_status").and_then(Value::as_str),
+                    Some("not_sent")
+                );
             } else {
-                assert_eq!(get_status, 404, "a refused create wrote a document: {}", text(got));
+                assert_eq!(
+                    get_status,
+                    404,
+                    "a refused create wrote a document: {}",
+                    text(got)
+                );
             }
         }
         other => panic!("a create answered {other}: {}", text(created)),

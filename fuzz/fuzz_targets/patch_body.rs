@@ -27,8 +27,8 @@
 
 use invoicing_core::simulator::run;
 use invoicing_core_fuzz::{
-    check_document, check_error_body, check_response, check_run_output, depth, error_types, text, Origin,
-    MAX_BODY_DEPTH,
+    check_document, check_error_body, check_response, check_run_output, depth, error_types, text,
+    Origin, MAX_BODY_DEPTH,
 };
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
@@ -143,8 +143,12 @@ fn without(doc: &Value, keys: &[&str]) -> Value {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&selector, rest)) = data.split_first() else { return };
-    let Ok(body) = serde_json::from_slice::<Value>(rest) else { return };
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(body) = serde_json::from_slice::<Value>(rest) else {
+        return;
+    };
     if depth(&body) > MAX_BODY_DEPTH {
         return;
     }
@@ -161,38 +165,62 @@ fuzz_target!(|data: &[u8]| {
     };
     let (locked, deleted, sandbox) = (variant == 1, variant == 4, variant == 3);
     let patcher = if sandbox { "sbx" } else { "app" };
-    let mut requests = vec![json!({"client": "app", "method": "POST", "path": "/documents", "body": create})];
+    let mut requests =
+        vec![json!({"client": "app", "method": "POST", "path": "/documents", "body": create})];
     if let Some(state) = set {
         requests.push(json!({"method": "SET", "path": "/documents/doc-1", "body": state}));
     }
     requests.push(json!({"client": "app", "method": "GET", "path": "/documents/doc-1"}));
-    requests.push(json!({"client": patcher, "method": "PATCH", "path": "/documents/doc-1", "body": body}));
+    requests.push(
+        json!({"client": patcher, "method": "PATCH", "path": "/documents/doc-1", "body": body}),
+    );
     requests.push(json!({"client": "app", "method": "GET", "path": "/documents/doc-1"}));
     let mut scenario = world();
     scenario["requests"] = Value::Array(requests);
 
     let out = run(text(&scenario).as_bytes());
-    let responses = check_run_output(&out).unwrap_or_else(|| panic!("the fixed world was refused: {}", text(&out)));
+    let responses = check_run_output(&out)
+        .unwrap_or_else(|| panic!("the fixed world was refused: {}", text(&out)));
     invoicing_core_fuzz::debug_responses(responses);
     let n = responses.len();
     let checked: Vec<(u64, &Value)> = responses.iter().map(check_response).collect();
-    assert_eq!(checked[0].0, 201, "harness: the document to patch was not created: {}", text(checked[0].1));
+    assert_eq!(
+        checked[0].0,
+        201,
+        "harness: the document to patch was not created: {}",
+        text(checked[0].1)
+    );
     let (before_status, before) = checked[n - 3];
     let (status, patched) = checked[n - 2];
     let (after_status, after) = checked[n - 1];
-    assert_eq!((before_status, after_status), (200, 200), "the document does not resolve");
+    assert_eq!(
+        (before_status, after_status),
+        (200, 200),
+        "the document does not resolve"
+    );
     check_document(before, Origin::Any);
     check_document(after, Origin::Any);
 
     match status {
         200 => {
-            assert!(!deleted, "a deleted document took a PATCH: {}", text(patched));
+            assert!(
+                !deleted,
+                "a deleted document took a PATCH: {}",
+                text(patched)
+            );
             check_document(patched, Origin::Any);
             for key in FIXED {
-                assert_eq!(patched.get(*key), before.get(*key), "an accepted PATCH changed {key}: {}", text(patched));
+                assert_eq!(
+                    patched.get(*key),
+                    before.get(*key),
+                    "an accepted PATCH changed {key}: {}",
+                    text(patched)
+                );
             }
             let amount = |d: &Value, k: &str| -> rust_decimal::Decimal {
-                invoicing_core_fuzz::number_text(&d[k]).and_then(|s| s.parse().ok()).expect("checked amount")
+                invoicing_core_fuzz::number_text(&d[k])
+                    .and_then(|s| s.parse().ok())
+                    .expect("checked amount")
             };
             assert!(
                 amount(patched, "paid_amount") <= amount(patched, "total_amount"),
@@ -209,15 +237,27 @@ fuzz_target!(|data: &[u8]| {
             if sandbox {
                 assert_eq!(text(after), text(before), "a sandbox PATCH was applied");
             } else {
-                assert_eq!(text(after), text(patched), "GET after an accepted PATCH is not the PATCH's answer");
+                assert_eq!(
+                    text(after),
+                    text(patched),
+                    "GET after an accepted PATCH is not the PATCH's answer"
+                );
             }
         }
         422 => {
             check_error_body(422, patched, &["body", "path"]);
             if deleted {
-                assert_eq!(error_types(patched), ["document_deleted"], "a deleted document answered other errors");
+                assert_eq!(
+                    error_types(patched),
+                    ["document_deleted"],
+                    "a deleted document answered other errors"
+                );
             }
-            assert_eq!(text(after), text(before), "a refused PATCH changed the document");
+            assert_eq!(
+                text(after),
+                text(before),
+                "a refused PATCH changed the document"
+            );
         }
         other => panic!("a PATCH answered {other}: {}", text(patched)),
     }

@@ -24,15 +24,25 @@ fuzz_target!(|data: &[u8]| {
     let out = run(data);
     let responses = check_run_output(&out);
     let input: Option<Value> = serde_json::from_slice(data).ok();
-    let requests = input.as_ref().and_then(|v| v.get("requests")).and_then(Value::as_array);
+    let requests = input
+        .as_ref()
+        .and_then(|v| v.get("requests"))
+        .and_then(Value::as_array);
     match responses {
         None => {}
         Some(responses) => {
             invoicing_core_fuzz::debug_responses(responses);
             let requests = requests.unwrap_or_else(|| {
-                panic!("responses for an input that is not a scenario with a requests array: {}", text(&out))
+                panic!(
+                    "responses for an input that is not a scenario with a requests array: {}",
+                    text(&out)
+                )
             });
-            assert_eq!(responses.len(), requests.len(), "not one response per request");
+            assert_eq!(
+                responses.len(),
+                requests.len(),
+                "not one response per request"
+            );
             // Live creates: ids doc-1, doc-2, … in creation order; sandbox: sbx-1, …
             let (mut last_live, mut last_sandbox) = (0u64, 0u64);
             let mut numbers: Vec<(String, String)> = Vec::new();
@@ -43,15 +53,23 @@ fuzz_target!(|data: &[u8]| {
                         check_document(body, Origin::Created);
                         let id = body.get("id").and_then(Value::as_str).unwrap_or_default();
                         let (prefix, n) = id.split_at(id.find('-').map_or(0, |i| i + 1));
-                        let n: u64 = n.parse().unwrap_or_else(|_| panic!("a created id {id:?} is not doc-N or sbx-N"));
+                        let n: u64 = n.parse().unwrap_or_else(|_| {
+                            panic!("a created id {id:?} is not doc-N or sbx-N")
+                        });
                         match prefix {
                             "doc-" => {
-                                assert!(n > last_live, "created ids out of order: {id} after doc-{last_live}");
+                                assert!(
+                                    n > last_live,
+                                    "created ids out of order: {id} after doc-{last_live}"
+                                );
                                 last_live = n;
                                 // A journal never hands out one number twice.
                                 let key = (
                                     body["journal_id"].as_str().unwrap_or_default().to_owned(),
-                                    body["document_number"].as_str().unwrap_or_default().to_owned(),
+                                    body["document_number"]
+                                        .as_str()
+                                        .unwrap_or_default()
+                                        .to_owned(),
                                 );
                                 assert!(
                                     !numbers.contains(&key),
@@ -62,13 +80,18 @@ fuzz_target!(|data: &[u8]| {
                                 numbers.push(key);
                             }
                             "sbx-" => {
-                                assert!(n > last_sandbox, "sandbox ids out of order: {id} after sbx-{last_sandbox}");
+                                assert!(
+                                    n > last_sandbox,
+                                    "sandbox ids out of order: {id} after sbx-{last_sandbox}"
+                                );
                                 last_sandbox = n;
                             }
                             _ => panic!("a created id {id:?} is not doc-N or sbx-N"),
                         }
                     }
-                    200 if invoicing_core_fuzz::is_document(body) => check_document(body, Origin::Any),
+                    200 if invoicing_core_fuzz::is_document(body) => {
+                        check_document(body, Origin::Any)
+                    }
                     _ => {}
                 }
             }

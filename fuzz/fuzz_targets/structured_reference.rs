@@ -32,7 +32,10 @@ fn oracle(s: &str) -> Option<u64> {
     if digits.len() != 12 || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let value = |ds: &[u8]| ds.iter().fold(0u64, |acc, d| acc * 10 + u64::from(d - b'0'));
+    let value = |ds: &[u8]| {
+        ds.iter()
+            .fold(0u64, |acc, d| acc * 10 + u64::from(d - b'0'))
+    };
     let base = value(&digits[..10]);
     (value(&digits[10..]) == check_of(base)).then_some(base)
 }
@@ -40,8 +43,17 @@ fn oracle(s: &str) -> Option<u64> {
 fn round_trip(r: StructuredReference) {
     let printed = r.to_string();
     assert_eq!(printed.len(), 20, "{printed:?} is not 20 characters");
-    assert_eq!(printed.parse::<StructuredReference>(), Ok(r), "print → parse of {printed:?}");
-    assert_eq!(oracle(&printed), Some(r.base()), "{printed:?} does not carry base {} and its check", r.base());
+    assert_eq!(
+        printed.parse::<StructuredReference>(),
+        Ok(r),
+        "print → parse of {printed:?}"
+    );
+    assert_eq!(
+        oracle(&printed),
+        Some(r.base()),
+        "{printed:?} does not carry base {} and its check",
+        r.base()
+    );
     assert_eq!(r.check(), check_of(r.base()));
 }
 
@@ -59,16 +71,36 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    let Ok(s) = std::str::from_utf8(data) else { return };
+    let Ok(s) = std::str::from_utf8(data) else {
+        return;
+    };
     let parsed = s.parse::<StructuredReference>();
-    assert_eq!(parsed.as_ref().ok().map(|r| r.base()), oracle(s), "parse disagrees with the oracle on {s:?}: {parsed:?}");
+    assert_eq!(
+        parsed.as_ref().ok().map(|r| r.base()),
+        oracle(s),
+        "parse disagrees with the oracle on {s:?}: {parsed:?}"
+    );
     if let Ok(r) = parsed {
-        assert_eq!(r.to_string(), s, "a parsed reference is not printed as sent");
+        assert_eq!(
+            r.to_string(),
+            s,
+            "a parsed reference is not printed as sent"
+        );
         round_trip(r);
     }
     let from_number = StructuredReference::from_document_number(s);
-    let digits: Vec<u64> = s.bytes().filter(u8::is_ascii_digit).map(|b| u64::from(b - b'0')).collect();
-    let last_ten = digits[digits.len().saturating_sub(10)..].iter().fold(0, |acc, d| acc * 10 + d);
-    assert_eq!(from_number.base(), last_ten, "the reference of {s:?} is not built from its last ten digits");
+    let digits: Vec<u64> = s
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .map(|b| u64::from(b - b'0'))
+        .collect();
+    let last_ten = digits[digits.len().saturating_sub(10)..]
+        .iter()
+        .fold(0, |acc, d| acc * 10 + d);
+    assert_eq!(
+        from_number.base(),
+        last_ten,
+        "the reference of {s:?} is not built from its last ten digits"
+    );
     round_trip(from_number);
 });

@@ -104,30 +104,56 @@ pub fn text(v: &Value) -> String {
 /// `responses` (an array) or `error` (a non-empty string). Returns the responses, or
 /// `None` for a malformed scenario.
 pub fn check_run_output(out: &Value) -> Option<&Vec<Value>> {
-    let obj = out.as_object().unwrap_or_else(|| panic!("run answered a non-object: {}", text(out)));
-    assert_eq!(obj.len(), 1, "run must answer exactly one of responses/error: {}", text(out));
+    let obj = out
+        .as_object()
+        .unwrap_or_else(|| panic!("run answered a non-object: {}", text(out)));
+    assert_eq!(
+        obj.len(),
+        1,
+        "run must answer exactly one of responses/error: {}",
+        text(out)
+    );
     if let Some(e) = obj.get("error") {
-        let msg = e.as_str().unwrap_or_else(|| panic!("error is not a string: {}", text(out)));
+        let msg = e
+            .as_str()
+            .unwrap_or_else(|| panic!("error is not a string: {}", text(out)));
         assert!(!msg.is_empty(), "error message is empty");
         return None;
     }
     let responses = obj
         .get("responses")
         .unwrap_or_else(|| panic!("run answered neither responses nor error: {}", text(out)));
-    Some(responses.as_array().unwrap_or_else(|| panic!("responses is not an array: {}", text(out))))
+    Some(
+        responses
+            .as_array()
+            .unwrap_or_else(|| panic!("responses is not an array: {}", text(out))),
+    )
 }
 
 /// Checks one response: an object `{status, body}` with an allowed status; an error
 /// status carries a well-formed error body. Returns the status and the body.
 pub fn check_response(resp: &Value) -> (u64, &Value) {
-    let obj = resp.as_object().unwrap_or_else(|| panic!("a response is not an object: {}", text(resp)));
+    let obj = resp
+        .as_object()
+        .unwrap_or_else(|| panic!("a response is not an object: {}", text(resp)));
     let status = obj
         .get("status")
         .and_then(Value::as_u64)
         .unwrap_or_else(|| panic!("a response has no integer status: {}", text(resp)));
-    assert!(STATUSES.contains(&status), "status {status} is not one the simulator may answer: {}", text(resp));
-    let body = obj.get("body").unwrap_or_else(|| panic!("a response has no body: {}", text(resp)));
-    assert_eq!(obj.len(), 2, "a response has keys other than status and body: {}", text(resp));
+    assert!(
+        STATUSES.contains(&status),
+        "status {status} is not one the simulator may answer: {}",
+        text(resp)
+    );
+    let body = obj
+        .get("body")
+        .unwrap_or_else(|| panic!("a response has no body: {}", text(resp)));
+    assert_eq!(
+        obj.len(),
+        2,
+        "a response has keys other than status and body: {}",
+        text(resp)
+    );
     if status >= 400 {
         check_error_body(status, body, &["body", "query", "path", "header", "method"]);
     }
@@ -138,14 +164,22 @@ pub fn check_response(resp: &Value) -> (u64, &Value) {
 /// with a loc (an array starting with one of `roots`, then keys and indexes), a
 /// non-empty msg and a type that is a code of the table with this status.
 pub fn check_error_body(status: u64, body: &Value, roots: &[&str]) {
-    let obj = body.as_object().unwrap_or_else(|| panic!("{status} error body is not an object: {}", text(body)));
+    let obj = body
+        .as_object()
+        .unwrap_or_else(|| panic!("{status} error body is not an object: {}", text(body)));
     let detail = obj
         .get("detail")
         .and_then(Value::as_array)
         .unwrap_or_else(|| panic!("{status} error body has no detail array: {}", text(body)));
-    assert!(!detail.is_empty(), "{status} error body has an empty detail: {}", text(body));
+    assert!(
+        !detail.is_empty(),
+        "{status} error body has an empty detail: {}",
+        text(body)
+    );
     for e in detail {
-        let e = e.as_object().unwrap_or_else(|| panic!("a detail entry is not an object: {}", text(body)));
+        let e = e
+            .as_object()
+            .unwrap_or_else(|| panic!("a detail entry is not an object: {}", text(body)));
         let loc = e
             .get("loc")
             .and_then(Value::as_array)
@@ -154,7 +188,11 @@ pub fn check_error_body(status: u64, body: &Value, roots: &[&str]) {
             .first()
             .and_then(Value::as_str)
             .unwrap_or_else(|| panic!("a loc does not start with a string: {}", text(body)));
-        assert!(roots.contains(&root), "loc root {root:?} is not one of {roots:?}: {}", text(body));
+        assert!(
+            roots.contains(&root),
+            "loc root {root:?} is not one of {roots:?}: {}",
+            text(body)
+        );
         for item in &loc[1..] {
             assert!(
                 item.is_string() || item.as_u64().is_some(),
@@ -166,7 +204,11 @@ pub fn check_error_body(status: u64, body: &Value, roots: &[&str]) {
             .get("msg")
             .and_then(Value::as_str)
             .unwrap_or_else(|| panic!("a detail entry has no msg string: {}", text(body)));
-        assert!(!msg.is_empty(), "a detail entry has an empty msg: {}", text(body));
+        assert!(
+            !msg.is_empty(),
+            "a detail entry has an empty msg: {}",
+            text(body)
+        );
         let ty = e
             .get("type")
             .and_then(Value::as_str)
@@ -175,8 +217,18 @@ pub fn check_error_body(status: u64, body: &Value, roots: &[&str]) {
             .iter()
             .find(|(c, _)| *c == ty)
             .map(|(_, s)| *s)
-            .unwrap_or_else(|| panic!("error type {ty:?} is not a code of decisions.md §8: {}", text(body)));
-        assert_eq!(code_status, status, "error type {ty:?} answered with status {status}: {}", text(body));
+            .unwrap_or_else(|| {
+                panic!(
+                    "error type {ty:?} is not a code of decisions.md §8: {}",
+                    text(body)
+                )
+            });
+        assert_eq!(
+            code_status,
+            status,
+            "error type {ty:?} answered with status {status}: {}",
+            text(body)
+        );
     }
 }
 
@@ -184,7 +236,11 @@ pub fn check_error_body(status: u64, body: &Value, roots: &[&str]) {
 pub fn error_types(body: &Value) -> Vec<&str> {
     body.get("detail")
         .and_then(Value::as_array)
-        .map(|d| d.iter().filter_map(|e| e.get("type").and_then(Value::as_str)).collect())
+        .map(|d| {
+            d.iter()
+                .filter_map(|e| e.get("type").and_then(Value::as_str))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -206,7 +262,9 @@ fn amount(v: Option<&Value>, minor: u32, what: &str, doc: &Value) -> Decimal {
         Some((i, f)) => (i, Some(f)),
         None => (unsigned, None),
     };
-    let ok_int = !int.is_empty() && int.bytes().all(|b| b.is_ascii_digit()) && (int == "0" || !int.starts_with('0'));
+    let ok_int = !int.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && (int == "0" || !int.starts_with('0'));
     let ok_frac = match (minor, frac) {
         (0, None) => true,
         (m, Some(f)) => f.len() == m as usize && f.bytes().all(|b| b.is_ascii_digit()),
@@ -217,8 +275,14 @@ fn amount(v: Option<&Value>, minor: u32, what: &str, doc: &Value) -> Decimal {
         "{what} = {s} is not written with exactly {minor} decimals: {}",
         text(doc)
     );
-    let d: Decimal = s.parse().unwrap_or_else(|e| panic!("{what} = {s} does not parse as a decimal: {e}"));
-    assert!(!(d.is_zero() && s.starts_with('-')), "{what} is written as negative zero ({s}): {}", text(doc));
+    let d: Decimal = s
+        .parse()
+        .unwrap_or_else(|e| panic!("{what} = {s} does not parse as a decimal: {e}"));
+    assert!(
+        !(d.is_zero() && s.starts_with('-')),
+        "{what} is written as negative zero ({s}): {}",
+        text(doc)
+    );
     d
 }
 
@@ -240,15 +304,23 @@ fn round(value: Decimal, minor: u32) -> Decimal {
 
 /// round_m(a × b / 100), or `None` when the product does not fit a decimal.
 fn percent(a: Decimal, rate: Decimal, minor: u32) -> Option<Decimal> {
-    Some(round(a.checked_mul(rate)?.checked_div(Decimal::ONE_HUNDRED)?, minor))
+    Some(round(
+        a.checked_mul(rate)?.checked_div(Decimal::ONE_HUNDRED)?,
+        minor,
+    ))
 }
 
 fn within_limit(d: Decimal, what: &str, doc: &Value) {
-    assert!(d.abs() < amount_limit(), "{what} = {d} reaches 10^15: {}", text(doc));
+    assert!(
+        d.abs() < amount_limit(),
+        "{what} = {d} reaches 10^15: {}",
+        text(doc)
+    );
 }
 
 fn field<'a>(obj: &'a Map<String, Value>, key: &str, doc: &Value) -> &'a Value {
-    obj.get(key).unwrap_or_else(|| panic!("document lacks {key}: {}", text(doc)))
+    obj.get(key)
+        .unwrap_or_else(|| panic!("document lacks {key}: {}", text(doc)))
 }
 
 fn string<'a>(obj: &'a Map<String, Value>, key: &str, doc: &Value) -> &'a str {
@@ -274,7 +346,13 @@ fn vat_code_facts(code: &str) -> Option<(&'static str, Option<&'static str>, boo
 
 /// Sums the amounts of a list of allowance/charge objects: (allowances, charges).
 /// Checks each amount's decimals, and a rate's amount against `rate_base`.
-fn allowance_charges(list: &Value, minor: u32, rate_base: Decimal, what: &str, doc: &Value) -> (Decimal, Decimal) {
+fn allowance_charges(
+    list: &Value,
+    minor: u32,
+    rate_base: Decimal,
+    what: &str,
+    doc: &Value,
+) -> (Decimal, Decimal) {
     let list = list
         .as_array()
         .unwrap_or_else(|| panic!("{what} allowance_charges is not an array: {}", text(doc)));
@@ -283,20 +361,40 @@ fn allowance_charges(list: &Value, minor: u32, rate_base: Decimal, what: &str, d
         let what = format!("{what} allowance_charges[{j}]");
         let amt = amount(ac.get("amount"), minor, &format!("{what}.amount"), doc);
         let is_rate = ac.get("rate").is_some_and(|r| !r.is_null());
-        assert!(amt >= Decimal::ZERO, "{what}: a negative amount: {}", text(doc));
-        assert!(is_rate || amt > Decimal::ZERO, "{what}: a fixed amount is not positive: {}", text(doc));
+        assert!(
+            amt >= Decimal::ZERO,
+            "{what}: a negative amount: {}",
+            text(doc)
+        );
+        assert!(
+            is_rate || amt > Decimal::ZERO,
+            "{what}: a fixed amount is not positive: {}",
+            text(doc)
+        );
         within_limit(amt, &what, doc);
         if let Some(rate) = ac.get("rate").filter(|r| !r.is_null()) {
             let rate = echoed(rate, &format!("{what}.rate"), doc);
-            assert!(rate > Decimal::ZERO && rate <= Decimal::ONE_HUNDRED, "{what}: rate {rate} outside (0, 100]: {}", text(doc));
+            assert!(
+                rate > Decimal::ZERO && rate <= Decimal::ONE_HUNDRED,
+                "{what}: rate {rate} outside (0, 100]: {}",
+                text(doc)
+            );
             if let Some(expect) = percent(rate_base, rate, minor) {
-                assert_eq!(amt, expect, "{what}: a rate amount is not round(base {rate_base} × {rate} / 100): {}", text(doc));
+                assert_eq!(
+                    amt,
+                    expect,
+                    "{what}: a rate amount is not round(base {rate_base} × {rate} / 100): {}",
+                    text(doc)
+                );
             }
         }
         match ac.get("type").and_then(Value::as_str) {
             Some("allowance") => allowances += amt,
             Some("charge") => charges += amt,
-            other => panic!("{what}: type {other:?} is neither allowance nor charge: {}", text(doc)),
+            other => panic!(
+                "{what}: type {other:?} is neither allowance nor charge: {}",
+                text(doc)
+            ),
         }
     }
     (allowances, charges)
@@ -316,9 +414,12 @@ pub enum Origin {
 /// from the echoed quantities, prices and rates, the VAT grouping, the remittance and
 /// the due date.
 pub fn check_document(doc: &Value, origin: Origin) {
-    let obj = doc.as_object().unwrap_or_else(|| panic!("a document is not an object: {}", text(doc)));
+    let obj = doc
+        .as_object()
+        .unwrap_or_else(|| panic!("a document is not an object: {}", text(doc)));
     let code = string(obj, "currency", doc);
-    let currency = Currency::from_code(code).unwrap_or_else(|| panic!("currency {code:?} is not supported: {}", text(doc)));
+    let currency = Currency::from_code(code)
+        .unwrap_or_else(|| panic!("currency {code:?} is not supported: {}", text(doc)));
     let m = currency.minor_unit();
     let amt = |key: &str| amount(obj.get(key), m, key, doc);
 
@@ -327,15 +428,37 @@ pub fn check_document(doc: &Value, origin: Origin) {
     let total = amt("total_amount");
     let paid = amt("paid_amount");
     let remaining = amt("remaining_amount");
-    for (what, d) in [("tax_exclusive_amount", tax_exclusive), ("tax_amount", tax), ("total_amount", total)] {
+    for (what, d) in [
+        ("tax_exclusive_amount", tax_exclusive),
+        ("tax_amount", tax),
+        ("total_amount", total),
+    ] {
         within_limit(d, what, doc);
     }
 
     // §3 step 8 and §3 step 9.
-    assert_eq!(total, tax_exclusive + tax, "total_amount ≠ tax_exclusive_amount + tax_amount: {}", text(doc));
-    assert_eq!(remaining, total - paid, "remaining_amount ≠ total_amount − paid_amount: {}", text(doc));
-    assert!(total >= Decimal::ZERO, "a stored document has a negative total: {}", text(doc));
-    assert!(paid >= Decimal::ZERO, "paid_amount is negative: {}", text(doc));
+    assert_eq!(
+        total,
+        tax_exclusive + tax,
+        "total_amount ≠ tax_exclusive_amount + tax_amount: {}",
+        text(doc)
+    );
+    assert_eq!(
+        remaining,
+        total - paid,
+        "remaining_amount ≠ total_amount − paid_amount: {}",
+        text(doc)
+    );
+    assert!(
+        total >= Decimal::ZERO,
+        "a stored document has a negative total: {}",
+        text(doc)
+    );
+    assert!(
+        paid >= Decimal::ZERO,
+        "paid_amount is negative: {}",
+        text(doc)
+    );
 
     // Lines: §3 steps 1-4.
     let lines = field(obj, "lines", doc)
@@ -347,44 +470,92 @@ pub fn check_document(doc: &Value, origin: Origin) {
     let mut groups: Vec<(String, Option<Decimal>, Value, Decimal)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let what = format!("lines[{i}]");
-        let l = line.as_object().unwrap_or_else(|| panic!("{what} is not an object: {}", text(doc)));
-        assert_eq!(l.get("sequence").and_then(Value::as_u64), Some(i as u64 + 1), "{what}.sequence is not {}: {}", i + 1, text(doc));
+        let l = line
+            .as_object()
+            .unwrap_or_else(|| panic!("{what} is not an object: {}", text(doc)));
+        assert_eq!(
+            l.get("sequence").and_then(Value::as_u64),
+            Some(i as u64 + 1),
+            "{what}.sequence is not {}: {}",
+            i + 1,
+            text(doc)
+        );
         let subtotal = amount(l.get("subtotal"), m, &format!("{what}.subtotal"), doc);
         let line_total = amount(l.get("total"), m, &format!("{what}.total"), doc);
         let line_tax = amount(l.get("tax_amount"), m, &format!("{what}.tax_amount"), doc);
-        for (k, d) in [("subtotal", subtotal), ("total", line_total), ("tax_amount", line_tax)] {
+        for (k, d) in [
+            ("subtotal", subtotal),
+            ("total", line_total),
+            ("tax_amount", line_tax),
+        ] {
             within_limit(d, &format!("{what}.{k}"), doc);
         }
         let q = echoed(field(l, "quantity", doc), &format!("{what}.quantity"), doc);
-        let p = echoed(field(l, "unit_price", doc), &format!("{what}.unit_price"), doc);
+        let p = echoed(
+            field(l, "unit_price", doc),
+            &format!("{what}.unit_price"),
+            doc,
+        );
         if let Some(product) = q.checked_mul(p) {
-            assert_eq!(subtotal, round(product, m), "{what}.subtotal ≠ round(quantity × unit_price): {}", text(doc));
+            assert_eq!(
+                subtotal,
+                round(product, m),
+                "{what}.subtotal ≠ round(quantity × unit_price): {}",
+                text(doc)
+            );
         }
         let (allowances, charges) =
             allowance_charges(field(l, "allowance_charges", doc), m, subtotal, &what, doc);
-        assert_eq!(line_total, subtotal - allowances + charges, "{what}.total ≠ subtotal − allowances + charges: {}", text(doc));
+        assert_eq!(
+            line_total,
+            subtotal - allowances + charges,
+            "{what}.total ≠ subtotal − allowances + charges: {}",
+            text(doc)
+        );
         let vat_code = l
             .get("vat_code")
             .and_then(Value::as_str)
             .unwrap_or_else(|| panic!("{what}.vat_code is not a string: {}", text(doc)));
-        let (_, _, taxed) = vat_code_facts(vat_code).unwrap_or_else(|| panic!("{what}.vat_code {vat_code:?} is unknown: {}", text(doc)));
+        let (_, _, taxed) = vat_code_facts(vat_code)
+            .unwrap_or_else(|| panic!("{what}.vat_code {vat_code:?} is unknown: {}", text(doc)));
         let rate_value = field(l, "vat_rate", doc);
         let rate = if vat_code == "not_subject" {
-            assert!(rate_value.is_null(), "{what}: a not_subject line answers a vat_rate: {}", text(doc));
+            assert!(
+                rate_value.is_null(),
+                "{what}: a not_subject line answers a vat_rate: {}",
+                text(doc)
+            );
             None
         } else {
             Some(echoed(rate_value, &format!("{what}.vat_rate"), doc))
         };
         if taxed {
             let r = rate.unwrap_or_default();
-            assert!(r > Decimal::ZERO && r <= Decimal::ONE_HUNDRED, "{what}: standard rate {r} outside (0, 100]: {}", text(doc));
+            assert!(
+                r > Decimal::ZERO && r <= Decimal::ONE_HUNDRED,
+                "{what}: standard rate {r} outside (0, 100]: {}",
+                text(doc)
+            );
             if let Some(expect) = percent(line_total, r, m) {
-                assert_eq!(line_tax, expect, "{what}.tax_amount ≠ round(total × rate / 100): {}", text(doc));
+                assert_eq!(
+                    line_tax,
+                    expect,
+                    "{what}.tax_amount ≠ round(total × rate / 100): {}",
+                    text(doc)
+                );
             }
         } else {
-            assert!(line_tax.is_zero(), "{what}: an untaxed line has tax {line_tax}: {}", text(doc));
+            assert!(
+                line_tax.is_zero(),
+                "{what}: an untaxed line has tax {line_tax}: {}",
+                text(doc)
+            );
             if let Some(r) = rate {
-                assert!(r.is_zero(), "{what}: an exempt line answers rate {r}: {}", text(doc));
+                assert!(
+                    r.is_zero(),
+                    "{what}: an exempt line answers rate {r}: {}",
+                    text(doc)
+                );
             }
         }
         line_total_sum += line_total;
@@ -395,9 +566,16 @@ pub fn check_document(doc: &Value, origin: Origin) {
     }
 
     // Document allowances and charges: §3 step 6.
-    let (allowances, charges) =
-        allowance_charges(field(obj, "allowance_charges", doc), m, line_total_sum, "document", doc);
-    let has_doc_ac = !field(obj, "allowance_charges", doc).as_array().is_some_and(Vec::is_empty);
+    let (allowances, charges) = allowance_charges(
+        field(obj, "allowance_charges", doc),
+        m,
+        line_total_sum,
+        "document",
+        doc,
+    );
+    let has_doc_ac = !field(obj, "allowance_charges", doc)
+        .as_array()
+        .is_some_and(Vec::is_empty);
     assert_eq!(
         tax_exclusive,
         line_total_sum - allowances + charges,
@@ -409,44 +587,119 @@ pub fn check_document(doc: &Value, origin: Origin) {
     let breakdown = field(obj, "vat_breakdown", doc)
         .as_array()
         .unwrap_or_else(|| panic!("vat_breakdown is not an array: {}", text(doc)));
-    assert_eq!(breakdown.len(), groups.len(), "vat_breakdown does not have one group per (vat_code, rate) of the lines: {}", text(doc));
+    assert_eq!(
+        breakdown.len(),
+        groups.len(),
+        "vat_breakdown does not have one group per (vat_code, rate) of the lines: {}",
+        text(doc)
+    );
     let (mut taxable_sum, mut tax_sum) = (Decimal::ZERO, Decimal::ZERO);
     for (g, (entry, (code, rate, first_rate, base))) in breakdown.iter().zip(&groups).enumerate() {
         let what = format!("vat_breakdown[{g}]");
-        assert_eq!(entry.get("vat_code").and_then(Value::as_str), Some(code.as_str()), "{what}: groups not in order of first appearance: {}", text(doc));
-        let written = field(entry.as_object().expect("a group is an object"), "vat_rate", doc);
-        assert_eq!(text(written), text(first_rate), "{what}.vat_rate is not the rate as first written: {}", text(doc));
+        assert_eq!(
+            entry.get("vat_code").and_then(Value::as_str),
+            Some(code.as_str()),
+            "{what}: groups not in order of first appearance: {}",
+            text(doc)
+        );
+        let written = field(
+            entry.as_object().expect("a group is an object"),
+            "vat_rate",
+            doc,
+        );
+        assert_eq!(
+            text(written),
+            text(first_rate),
+            "{what}.vat_rate is not the rate as first written: {}",
+            text(doc)
+        );
         let (category, vatex, taxed) = vat_code_facts(code).expect("checked on the lines");
-        assert_eq!(entry.get("category").and_then(Value::as_str), Some(category), "{what}.category: {}", text(doc));
-        let taxable = amount(entry.get("taxable_amount"), m, &format!("{what}.taxable_amount"), doc);
-        let group_tax = amount(entry.get("tax_amount"), m, &format!("{what}.tax_amount"), doc);
+        assert_eq!(
+            entry.get("category").and_then(Value::as_str),
+            Some(category),
+            "{what}.category: {}",
+            text(doc)
+        );
+        let taxable = amount(
+            entry.get("taxable_amount"),
+            m,
+            &format!("{what}.taxable_amount"),
+            doc,
+        );
+        let group_tax = amount(
+            entry.get("tax_amount"),
+            m,
+            &format!("{what}.tax_amount"),
+            doc,
+        );
         within_limit(taxable, &what, doc);
         within_limit(group_tax, &what, doc);
         if taxed {
             if let Some(expect) = percent(taxable, rate.unwrap_or_default(), m) {
-                assert_eq!(group_tax, expect, "{what}.tax_amount ≠ round(taxable × rate / 100): {}", text(doc));
+                assert_eq!(
+                    group_tax,
+                    expect,
+                    "{what}.tax_amount ≠ round(taxable × rate / 100): {}",
+                    text(doc)
+                );
             }
         } else {
-            assert!(group_tax.is_zero(), "{what}: an untaxed group has tax: {}", text(doc));
+            assert!(
+                group_tax.is_zero(),
+                "{what}: an untaxed group has tax: {}",
+                text(doc)
+            );
         }
         let reason = entry.get("exemption_reason");
         let reason_code = entry.get("exemption_reason_code");
         if code == "standard" || code == "zero_rated" {
-            assert!(reason.is_some_and(Value::is_null) && reason_code.is_some_and(Value::is_null), "{what}: a mention on a {code} group: {}", text(doc));
+            assert!(
+                reason.is_some_and(Value::is_null) && reason_code.is_some_and(Value::is_null),
+                "{what}: a mention on a {code} group: {}",
+                text(doc)
+            );
         } else {
-            assert!(reason.is_some_and(Value::is_string), "{what}: an exempt group without its mention: {}", text(doc));
-            assert_eq!(reason_code.and_then(Value::as_str), vatex, "{what}.exemption_reason_code: {}", text(doc));
+            assert!(
+                reason.is_some_and(Value::is_string),
+                "{what}: an exempt group without its mention: {}",
+                text(doc)
+            );
+            assert_eq!(
+                reason_code.and_then(Value::as_str),
+                vatex,
+                "{what}.exemption_reason_code: {}",
+                text(doc)
+            );
         }
         if has_doc_ac {
-            assert!(*base > Decimal::ZERO, "{what}: a document allowance/charge spread on a base {base} ≤ 0: {}", text(doc));
+            assert!(
+                *base > Decimal::ZERO,
+                "{what}: a document allowance/charge spread on a base {base} ≤ 0: {}",
+                text(doc)
+            );
         } else {
-            assert_eq!(taxable, *base, "{what}.taxable_amount ≠ Σ its line totals (no document allowance): {}", text(doc));
+            assert_eq!(
+                taxable,
+                *base,
+                "{what}.taxable_amount ≠ Σ its line totals (no document allowance): {}",
+                text(doc)
+            );
         }
         taxable_sum += taxable;
         tax_sum += group_tax;
     }
-    assert_eq!(tax_exclusive, taxable_sum, "tax_exclusive_amount ≠ Σ vat_breakdown taxable_amount: {}", text(doc));
-    assert_eq!(tax, tax_sum, "tax_amount ≠ Σ vat_breakdown tax_amount: {}", text(doc));
+    assert_eq!(
+        tax_exclusive,
+        taxable_sum,
+        "tax_exclusive_amount ≠ Σ vat_breakdown taxable_amount: {}",
+        text(doc)
+    );
+    assert_eq!(
+        tax,
+        tax_sum,
+        "tax_amount ≠ Σ vat_breakdown tax_amount: {}",
+        text(doc)
+    );
 
     // Remittance from the number (§5) and due date from the terms (§4b).
     let number = string(obj, "document_number", doc);
@@ -454,24 +707,48 @@ pub fn check_document(doc: &Value, origin: Origin) {
     let parsed: StructuredReference = remittance
         .parse()
         .unwrap_or_else(|e| panic!("payment_remittance {remittance:?} does not parse: {e}"));
-    assert_eq!(parsed, StructuredReference::from_document_number(number), "payment_remittance is not built from {number:?}: {}", text(doc));
-    assert_eq!(obj.get("is_remittance_structured"), Some(&Value::Bool(true)), "is_remittance_structured: {}", text(doc));
+    assert_eq!(
+        parsed,
+        StructuredReference::from_document_number(number),
+        "payment_remittance is not built from {number:?}: {}",
+        text(doc)
+    );
+    assert_eq!(
+        obj.get("is_remittance_structured"),
+        Some(&Value::Bool(true)),
+        "is_remittance_structured: {}",
+        text(doc)
+    );
     let terms_text = string(obj, "payment_terms", doc);
     let terms: PaymentTerms = terms_text
         .parse()
         .unwrap_or_else(|e| panic!("payment_terms {terms_text:?} does not parse: {e}"));
-    assert_eq!(terms.to_string(), terms_text, "payment_terms not echoed as sent");
+    assert_eq!(
+        terms.to_string(),
+        terms_text,
+        "payment_terms not echoed as sent"
+    );
     let date = |key: &str| {
         let s = string(obj, key, doc);
-        chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap_or_else(|e| panic!("{key} {s:?} is not a date: {e}"))
+        chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+            .unwrap_or_else(|e| panic!("{key} {s:?} is not a date: {e}"))
     };
     let issue = date("issue_date");
     let due = date("due_date");
-    assert_eq!(Some(due), terms.due_date(issue), "due_date is not {terms_text} from {issue}: {}", text(doc));
+    assert_eq!(
+        Some(due),
+        terms.due_date(issue),
+        "due_date is not {terms_text} from {issue}: {}",
+        text(doc)
+    );
     assert!(due >= issue, "due_date before issue_date: {}", text(doc));
 
     if origin == Origin::Created {
-        assert!(paid <= total, "a created document has paid_amount above total: {}", text(doc));
+        assert!(
+            paid <= total,
+            "a created document has paid_amount above total: {}",
+            text(doc)
+        );
         let expect = if paid.is_zero() {
             "unpaid"
         } else if paid < total {
@@ -479,14 +756,42 @@ pub fn check_document(doc: &Value, origin: Origin) {
         } else {
             "paid"
         };
-        assert_eq!(string(obj, "payment_status", doc), expect, "payment_status of a new document: {}", text(doc));
-        assert_eq!(string(obj, "accounting_status", doc), "waiting", "accounting_status of a new document");
-        assert_eq!(string(obj, "origin", doc), "api", "origin of a new document");
-        assert_eq!(string(obj, "mail_status", doc), "not_sent", "mail_status of a new document");
+        assert_eq!(
+            string(obj, "payment_status", doc),
+            expect,
+            "payment_status of a new document: {}",
+            text(doc)
+        );
+        assert_eq!(
+            string(obj, "accounting_status", doc),
+            "waiting",
+            "accounting_status of a new document"
+        );
+        assert_eq!(
+            string(obj, "origin", doc),
+            "api",
+            "origin of a new document"
+        );
+        assert_eq!(
+            string(obj, "mail_status", doc),
+            "not_sent",
+            "mail_status of a new document"
+        );
         let peppol = string(obj, "peppol_status", doc);
-        assert!(peppol == "not_sent" || peppol == "sending", "peppol_status of a new document: {peppol}");
-        assert_eq!(obj.get("pdf_available"), Some(&Value::Bool(false)), "pdf_available of a new document");
-        assert_eq!(obj.get("xml_available"), Some(&Value::Bool(false)), "xml_available of a new document");
+        assert!(
+            peppol == "not_sent" || peppol == "sending",
+            "peppol_status of a new document: {peppol}"
+        );
+        assert_eq!(
+            obj.get("pdf_available"),
+            Some(&Value::Bool(false)),
+            "pdf_available of a new document"
+        );
+        assert_eq!(
+            obj.get("xml_available"),
+            Some(&Value::Bool(false)),
+            "xml_available of a new document"
+        );
     }
 }
 
