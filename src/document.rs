@@ -1,7 +1,9 @@
 //! The document: its type, states, lines, the stored record and its JSON response
 //! shape (interface.md "Document (response shape)", decisions.md §2, §3).
 
-use crate::compute::{AllowanceCharge, AllowanceValue, Computation, LinePricing, PaymentStatus};
+use crate::compute::{
+    AllowanceCharge, AllowanceValue, Computation, LineAmounts, LinePricing, PaymentStatus, VatGroup,
+};
 use crate::context::RelationKind;
 use crate::money::{decimal_value, Currency};
 use crate::numbering::{JournalCategory, Numbering};
@@ -9,6 +11,7 @@ use crate::remittance::StructuredReference;
 use crate::terms::PaymentTerms;
 use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 /// The type of an issued document.
@@ -363,39 +366,237 @@ pub struct Document {
     pub xml_available: bool,
 }
 
-fn opt_str(v: Option<&String>) -> Value {
-    v.map_or(Value::Null, |s| Value::String(s.clone()))
+/// An amount written as a JSON number with exactly the currency's minor-unit decimals.
+struct Amount(Decimal, Currency);
+
+impl Serialize for Amount {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.1.to_json(self.0).serialize(serializer)
+    }
 }
 
-fn date(d: NaiveDate) -> Value {
-    Value::String(d.format("%Y-%m-%d").to_string())
+/// A decimal echoed as sent: a JSON number keeping its scale.
+struct Echo(Decimal);
+
+impl Serialize for Echo {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        decimal_value(self.0).serialize(serializer)
+    }
 }
 
-fn opt_date(d: Option<NaiveDate>) -> Value {
-    d.map_or(Value::Null, date)
+/// A date written `YYYY-MM-DD`.
+struct Day(NaiveDate);
+
+impl Serialize for Day {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.0.format("%Y-%m-%d"))
+    }
 }
 
-fn allowance_json(ac: &AllowanceCharge, amount: Option<Decimal>, currency: Currency) -> Value {
-    let mut m = Map::new();
-    m.insert("code".into(), opt_str(ac.code.as_ref()));
-    m.insert("type".into(), Value::String(ac.kind.as_str().into()));
-    let amount = amount.or(match ac.value {
-        AllowanceValue::Amount(a) => Some(a),
-        AllowanceValue::Rate(_) => None,
-    });
-    m.insert(
-        "amount".into(),
-        amount.map_or(Value::Null, |a| currency.to_json(a)),
-    );
-    m.insert("reason".into(), opt_str(ac.reason.as_ref()));
-    m.insert(
-        "rate".into(),
-        match ac.value {
-            AllowanceValue::Rate(r) => decimal_value(r),
-            AllowanceValue::Amount(_) => Value::Null,
-        },
-    );
-    Value::Object(m)
+/// An allowance/charge in its response shape: its computed amount, its rate when it
+/// was sent as a rate.
+struct AllowanceView<'a> {
+    ac: &'a AllowanceCharge,
+    amount: Option<Decimal>,
+    currency: Currency,
+}
+
+impl Serialize for AllowanceView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let ac = self.ac;
+        let (amount, rate) = match ac.value {
+            AllowanceValue::Amount(a) => (Some(self.amount.unwrap_or(a)), None),
+            AllowanceValue::Rate(r) => (self.amount, Some(Echo(r))),
+        };
+        let mut m = serializer.serialize_map(Some(5))?;
+        m.serialize_entry("code", &ac.code)?;
+        m.serialize_entry("type", ac.kind.as_str())?;
+        m.serialize_entry("amount", &amount.map(|a| Amount(a, self.currency)))?;
+        m.serialize_entry("reason", &ac.reason)?;
+        m.serialize_entry("rate", &rate)?;
+        m.end()
+    }
+}
+
+/// The allowances/charges of a line or of the document, with their computed amounts.
+struct AllowanceList<'a> {
+    list: &'a [AllowanceCharge],
+    amounts: &'a dyn Fn(usize) -> Option<Decimal>,
+    currency: Currency,
+}
+
+impl Serialize for AllowanceList<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.list.iter().enumerate().map(|(j, ac)| AllowanceView {
+            ac,
+            amount: (self.amounts)(j),
+            currency: self.currency,
+        }))
+    }
+}
+
+/// One line in its response shape.
+struct LineView<'a> {
+    doc: &'a Document,
+    index: usize,
+    line: &'a Line,
+}
+
+impl Serialize for LineView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let c = self.doc.currency;
+        let p = &self.line.pricing;
+        let line = self.line;
+        let amounts = self.doc.computation.lines.get(self.index);
+        let amount = |f: fn(&LineAmounts) -> Decimal| amounts.map(|a| Amount(f(a), c));
+        let mut m = serializer.serialize_map(Some(16))?;
+        m.serialize_entry("sequence", &(self.index + 1))?;
+        m.serialize_entry("quantity", &Echo(p.quantity))?;
+        m.serialize_entry("vat_rate", &p.vat_rate.map(Echo))?;
+        m.serialize_entry("item_name", &line.item_name)?;
+        m.serialize_entry("item_description", &line.item_description)?;
+        m.serialize_entry("unit_price", &Echo(p.unit_price))?;
+        m.serialize_entry("unit_code", &line.unit_code)?;
+        m.serialize_entry("vat_code", p.vat_code.as_str())?;
+        m.serialize_entry("subtotal", &amount(|a| a.subtotal))?;
+        m.serialize_entry("total", &amount(|a| a.total))?;
+        m.serialize_entry("tax_amount", &amount(|a| a.tax_amount))?;
+        m.serialize_entry("section_name", &line.section_name)?;
+        m.serialize_entry("item_properties", &line.item_properties)?;
+        m.serialize_entry("item_identification", &line.item_identification)?;
+        m.serialize_entry("product_code", &line.product_code)?;
+        let line_amounts = |j: usize| amounts.and_then(|a| a.allowance_charges.get(j).copied());
+        m.serialize_entry(
+            "allowance_charges",
+            &AllowanceList {
+                list: &p.allowance_charges,
+                amounts: &line_amounts,
+                currency: c,
+            },
+        )?;
+        m.end()
+    }
+}
+
+/// One VAT group in its response shape (the `vat_breakdown` extra property).
+struct GroupView<'a> {
+    doc: &'a Document,
+    index: usize,
+    group: &'a VatGroup,
+}
+
+impl Serialize for GroupView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let c = self.doc.currency;
+        let g = self.group;
+        let ex = self.doc.exemptions.get(self.index).and_then(Option::as_ref);
+        let mut m = serializer.serialize_map(Some(7))?;
+        m.serialize_entry("vat_code", g.vat_code.as_str())?;
+        m.serialize_entry("vat_rate", &g.vat_rate.map(Echo))?;
+        m.serialize_entry("category", g.vat_code.category())?;
+        m.serialize_entry("taxable_amount", &Amount(g.taxable_amount, c))?;
+        m.serialize_entry("tax_amount", &Amount(g.tax_amount, c))?;
+        m.serialize_entry("exemption_reason", &ex.map(|x| x.reason.as_str()))?;
+        m.serialize_entry("exemption_reason_code", &ex.and_then(|x| x.code))?;
+        m.end()
+    }
+}
+
+/// The response shape of a document: fields in the interface's order, amounts with
+/// exactly the currency's minor-unit decimals, quantities, prices and rates echoed as
+/// sent, plus `vat_breakdown`. Written straight to the output, with no intermediate
+/// JSON value, so `serde_json::to_vec(&document)` is the fast path for a server.
+impl Serialize for Document {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let c = self.currency;
+        let comp = &self.computation;
+        let mut m = serializer.serialize_map(Some(38))?;
+        m.serialize_entry("id", &self.id)?;
+        m.serialize_entry("type", self.doc_type.as_str())?;
+        m.serialize_entry("origin", &self.origin)?;
+        m.serialize_entry("document_number", &self.document_number)?;
+        m.serialize_entry("order_number", &self.order_number)?;
+        m.serialize_entry("despatch_reference", &self.despatch_reference)?;
+        m.serialize_entry("buyer_reference", &self.buyer_reference)?;
+        m.serialize_entry("issue_date", &Day(self.issue_date))?;
+        m.serialize_entry("due_date", &Day(self.due_date))?;
+        m.serialize_entry("tax_point_date", &self.tax_point_date.map(Day))?;
+        m.serialize_entry("delivery_date", &self.delivery_date.map(Day))?;
+        m.serialize_entry("period_start", &self.period_start.map(Day))?;
+        m.serialize_entry("period_end", &self.period_end.map(Day))?;
+        m.serialize_entry("payment_remittance", &self.payment_remittance.to_string())?;
+        m.serialize_entry("is_remittance_structured", &true)?;
+        m.serialize_entry(
+            "create_date",
+            &self.create_date.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+        )?;
+        m.serialize_entry("currency", c.code())?;
+        m.serialize_entry(
+            "tax_exclusive_amount",
+            &Amount(comp.tax_exclusive_amount, c),
+        )?;
+        m.serialize_entry("tax_amount", &Amount(comp.tax_amount, c))?;
+        m.serialize_entry("total_amount", &Amount(comp.total_amount, c))?;
+        m.serialize_entry("paid_amount", &Amount(self.paid_amount, c))?;
+        m.serialize_entry("remaining_amount", &Amount(self.remaining_amount(), c))?;
+        m.serialize_entry("payment_status", self.payment_status.as_str())?;
+        m.serialize_entry("accounting_status", self.accounting_status.as_str())?;
+        m.serialize_entry("pdf_available", &self.pdf_available)?;
+        m.serialize_entry("xml_available", &self.xml_available)?;
+        m.serialize_entry("relation_type", self.relation_type.as_str())?;
+        m.serialize_entry("relation_id", &self.relation_id)?;
+        m.serialize_entry("journal_id", &self.journal_id)?;
+        m.serialize_entry("delivery_location_id", &self.delivery_location_id)?;
+        m.serialize_entry("payment_terms", &self.payment_terms.to_string())?;
+        m.serialize_entry("legal_notice", &self.legal_notice)?;
+        m.serialize_entry("peppol_status", self.peppol_status.as_str())?;
+        m.serialize_entry("mail_status", self.mail_status.as_str())?;
+        m.serialize_entry("attachments", &[(); 0])?;
+        let doc_amounts = |j: usize| comp.allowance_charges.get(j).map(|a| a.amount);
+        m.serialize_entry(
+            "allowance_charges",
+            &AllowanceList {
+                list: &self.allowance_charges,
+                amounts: &doc_amounts,
+                currency: c,
+            },
+        )?;
+        m.serialize_entry(
+            "lines",
+            &SeqOf(self.lines.iter().enumerate().map(|(index, line)| LineView {
+                doc: self,
+                index,
+                line,
+            })),
+        )?;
+        m.serialize_entry(
+            "vat_breakdown",
+            &SeqOf(
+                comp.groups
+                    .iter()
+                    .enumerate()
+                    .map(|(index, group)| GroupView {
+                        doc: self,
+                        index,
+                        group,
+                    }),
+            ),
+        )?;
+        m.end()
+    }
+}
+
+/// A sequence written from an iterator that can be restarted (cloned) on demand.
+struct SeqOf<I>(I);
+
+impl<I> Serialize for SeqOf<I>
+where
+    I: Iterator + Clone,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.clone())
+    }
 }
 
 impl Document {
@@ -409,198 +610,9 @@ impl Document {
         self.peppol_status.has_left() || self.accounting_status.locks()
     }
 
-    /// The response shape of the document, fields in the interface's order, amounts
-    /// with exactly the currency's minor-unit decimals, plus `vat_breakdown`.
+    /// The response shape of the document as a JSON value (see the `Serialize`
+    /// implementation, which writes the same shape straight to bytes).
     pub fn to_json(&self) -> Value {
-        let c = self.currency;
-        let comp = &self.computation;
-        let mut m = Map::new();
-        let mut put = |k: &str, v: Value| {
-            m.insert(k.to_owned(), v);
-        };
-        put("id", Value::String(self.id.clone()));
-        put("type", Value::String(self.doc_type.as_str().into()));
-        put("origin", Value::String(self.origin.clone()));
-        put(
-            "document_number",
-            Value::String(self.document_number.clone()),
-        );
-        put("order_number", opt_str(self.order_number.as_ref()));
-        put(
-            "despatch_reference",
-            opt_str(self.despatch_reference.as_ref()),
-        );
-        put("buyer_reference", opt_str(self.buyer_reference.as_ref()));
-        put("issue_date", date(self.issue_date));
-        put("due_date", date(self.due_date));
-        put("tax_point_date", opt_date(self.tax_point_date));
-        put("delivery_date", opt_date(self.delivery_date));
-        put("period_start", opt_date(self.period_start));
-        put("period_end", opt_date(self.period_end));
-        put(
-            "payment_remittance",
-            Value::String(self.payment_remittance.to_string()),
-        );
-        put("is_remittance_structured", Value::Bool(true));
-        put(
-            "create_date",
-            Value::String(self.create_date.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
-        );
-        put("currency", Value::String(c.code().into()));
-        put("tax_exclusive_amount", c.to_json(comp.tax_exclusive_amount));
-        put("tax_amount", c.to_json(comp.tax_amount));
-        put("total_amount", c.to_json(comp.total_amount));
-        put("paid_amount", c.to_json(self.paid_amount));
-        put("remaining_amount", c.to_json(self.remaining_amount()));
-        put(
-            "payment_status",
-            Value::String(self.payment_status.as_str().into()),
-        );
-        put(
-            "accounting_status",
-            Value::String(self.accounting_status.as_str().into()),
-        );
-        put("pdf_available", Value::Bool(self.pdf_available));
-        put("xml_available", Value::Bool(self.xml_available));
-        put(
-            "relation_type",
-            Value::String(self.relation_type.as_str().into()),
-        );
-        put("relation_id", Value::String(self.relation_id.clone()));
-        put("journal_id", Value::String(self.journal_id.clone()));
-        put(
-            "delivery_location_id",
-            opt_str(self.delivery_location_id.as_ref()),
-        );
-        put(
-            "payment_terms",
-            Value::String(self.payment_terms.to_string()),
-        );
-        put("legal_notice", opt_str(self.legal_notice.as_ref()));
-        put(
-            "peppol_status",
-            Value::String(self.peppol_status.as_str().into()),
-        );
-        put(
-            "mail_status",
-            Value::String(self.mail_status.as_str().into()),
-        );
-        put("attachments", Value::Array(Vec::new()));
-        put(
-            "allowance_charges",
-            Value::Array(
-                self.allowance_charges
-                    .iter()
-                    .enumerate()
-                    .map(|(j, ac)| {
-                        allowance_json(ac, comp.allowance_charges.get(j).map(|a| a.amount), c)
-                    })
-                    .collect(),
-            ),
-        );
-        put(
-            "lines",
-            Value::Array(
-                self.lines
-                    .iter()
-                    .enumerate()
-                    .map(|(i, line)| self.line_json(i, line))
-                    .collect(),
-            ),
-        );
-        put(
-            "vat_breakdown",
-            Value::Array(
-                comp.groups
-                    .iter()
-                    .enumerate()
-                    .map(|(g, group)| {
-                        let mut e = Map::new();
-                        e.insert(
-                            "vat_code".into(),
-                            Value::String(group.vat_code.as_str().into()),
-                        );
-                        e.insert(
-                            "vat_rate".into(),
-                            group.vat_rate.map_or(Value::Null, decimal_value),
-                        );
-                        e.insert(
-                            "category".into(),
-                            Value::String(group.vat_code.category().into()),
-                        );
-                        e.insert("taxable_amount".into(), c.to_json(group.taxable_amount));
-                        e.insert("tax_amount".into(), c.to_json(group.tax_amount));
-                        let ex = self.exemptions.get(g).and_then(Option::as_ref);
-                        e.insert(
-                            "exemption_reason".into(),
-                            ex.map_or(Value::Null, |x| Value::String(x.reason.clone())),
-                        );
-                        e.insert(
-                            "exemption_reason_code".into(),
-                            ex.and_then(|x| x.code)
-                                .map_or(Value::Null, |s| Value::String(s.into())),
-                        );
-                        Value::Object(e)
-                    })
-                    .collect(),
-            ),
-        );
-        Value::Object(m)
-    }
-
-    fn line_json(&self, i: usize, line: &Line) -> Value {
-        let c = self.currency;
-        let p = &line.pricing;
-        let amounts = self.computation.lines.get(i);
-        let amount = |f: fn(&crate::compute::LineAmounts) -> Decimal| {
-            amounts.map_or(Value::Null, |a| c.to_json(f(a)))
-        };
-        let mut m = Map::new();
-        m.insert("sequence".into(), Value::from(i + 1));
-        m.insert("quantity".into(), decimal_value(p.quantity));
-        m.insert(
-            "vat_rate".into(),
-            p.vat_rate.map_or(Value::Null, decimal_value),
-        );
-        m.insert("item_name".into(), opt_str(line.item_name.as_ref()));
-        m.insert(
-            "item_description".into(),
-            opt_str(line.item_description.as_ref()),
-        );
-        m.insert("unit_price".into(), decimal_value(p.unit_price));
-        m.insert("unit_code".into(), opt_str(line.unit_code.as_ref()));
-        m.insert("vat_code".into(), Value::String(p.vat_code.as_str().into()));
-        m.insert("subtotal".into(), amount(|a| a.subtotal));
-        m.insert("total".into(), amount(|a| a.total));
-        m.insert("tax_amount".into(), amount(|a| a.tax_amount));
-        m.insert("section_name".into(), opt_str(line.section_name.as_ref()));
-        m.insert(
-            "item_properties".into(),
-            line.item_properties
-                .clone()
-                .map_or(Value::Null, Value::Object),
-        );
-        m.insert(
-            "item_identification".into(),
-            opt_str(line.item_identification.as_ref()),
-        );
-        m.insert("product_code".into(), opt_str(line.product_code.as_ref()));
-        m.insert(
-            "allowance_charges".into(),
-            Value::Array(
-                p.allowance_charges
-                    .iter()
-                    .enumerate()
-                    .map(|(j, ac)| {
-                        allowance_json(
-                            ac,
-                            amounts.and_then(|a| a.allowance_charges.get(j).copied()),
-                            c,
-                        )
-                    })
-                    .collect(),
-            ),
-        );
-        Value::Object(m)
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }

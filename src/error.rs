@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 use std::fmt;
+use std::sync::Arc;
 
 /// A stable, machine-readable error code: the `type` of a [`ValidationError`].
 ///
@@ -206,15 +207,16 @@ impl fmt::Display for ErrorCode {
 /// One step of an error's location: an object key or a list index (from 0).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum LocItem {
-    /// An object key, or a section such as `body`, `query`, `path`.
-    Key(String),
+    /// An object key, or a section such as `body`, `query`, `path`. Shared, so that the
+    /// location of every line of a body reuses its parents without copying them.
+    Key(Arc<str>),
     /// A list index, counted from 0.
     Index(usize),
 }
 
 impl From<&str> for LocItem {
     fn from(s: &str) -> Self {
-        Self::Key(s.to_owned())
+        Self::Key(Arc::from(s))
     }
 }
 
@@ -256,7 +258,7 @@ impl Loc {
             self.0
                 .iter()
                 .map(|item| match item {
-                    LocItem::Key(k) => Value::String(k.clone()),
+                    LocItem::Key(k) => Value::String(k.to_string()),
                     LocItem::Index(i) => Value::from(*i),
                 })
                 .collect(),
@@ -392,5 +394,29 @@ impl ApiError {
 impl From<ValidationError> for ApiError {
     fn from(e: ValidationError) -> Self {
         Self::new(vec![e])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_can_cross_threads() {
+        // A server hands errors between tasks and threads.
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<ApiError>();
+        send_sync::<ValidationError>();
+    }
+
+    #[test]
+    fn locations_are_written_as_pydantic_writes_them() {
+        // decisions.md §8: loc is an array of strings and integers, indexes from 0
+        let loc = Loc::root("body").key("lines").index(3).key("quantity");
+        assert_eq!(
+            loc.to_json().to_string(),
+            r#"["body","lines",3,"quantity"]"#
+        );
+        assert_eq!(loc.to_string(), "body.lines.3.quantity");
     }
 }

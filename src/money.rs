@@ -116,7 +116,7 @@ impl Currency {
 
     /// The amount as a JSON number written with exactly the minor unit's decimals.
     pub fn to_json(self, value: Decimal) -> Value {
-        number_value(&self.format(value))
+        decimal_number(self.round(value))
     }
 
     /// The amount in minor units (`12.34 EUR → 1234`), if it has at most the minor
@@ -185,7 +185,33 @@ pub fn decimal_value(value: Decimal) -> Value {
     } else {
         value
     };
-    number_value(&v.to_string())
+    decimal_number(v)
+}
+
+/// A decimal's text as a JSON number, formatted on the stack: a decimal never needs
+/// more than 31 characters (sign, 28 digits, point, a leading zero).
+fn decimal_number(value: Decimal) -> Value {
+    struct Buf {
+        bytes: [u8; 48],
+        len: usize,
+    }
+    impl std::fmt::Write for Buf {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            let end = self.len + s.len();
+            let slot = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
+            slot.copy_from_slice(s.as_bytes());
+            self.len = end;
+            Ok(())
+        }
+    }
+    let mut buf = Buf {
+        bytes: [0; 48],
+        len: 0,
+    };
+    if std::fmt::Write::write_fmt(&mut buf, format_args!("{value}")).is_err() {
+        return number_value(&value.to_string());
+    }
+    std::str::from_utf8(&buf.bytes[..buf.len]).map_or(Value::Null, number_value)
 }
 
 #[cfg(test)]

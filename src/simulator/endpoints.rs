@@ -51,7 +51,7 @@ fn json_invalid(text: &str, reason: &str) -> ValidationError {
 }
 
 fn is_body_loc(loc: &Loc) -> bool {
-    matches!(loc.0.first(), Some(LocItem::Key(k)) if k == "body")
+    matches!(loc.0.first(), Some(LocItem::Key(k)) if &**k == "body")
 }
 
 /// The answer to a body that is not JSON, sent to a lifecycle function: that function

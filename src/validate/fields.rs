@@ -368,3 +368,39 @@ impl<T> Field<T> {
         !matches!(self, Field::Absent)
     }
 }
+
+/// Reads the keys of an object in one pass: the non-null value of each `allowed` key
+/// lands in its slot (null reads as absent), a `derived` key is `derived_field`, any
+/// other key `extra_forbidden`. One walk over the object instead of a look-up per key
+/// keeps wide bodies of many lines cheap.
+pub fn fields_of<'a, const N: usize>(
+    obj: &'a Map<String, Value>,
+    loc: &Loc,
+    allowed: &[&str; N],
+    derived: &[&str],
+    errors: &mut Errors,
+) -> [Option<&'a Value>; N] {
+    let mut slots = [None; N];
+    for (key, value) in obj {
+        if let Some(i) = allowed.iter().position(|k| *k == key.as_str()) {
+            if !value.is_null() {
+                slots[i] = Some(value);
+            }
+        } else if derived.contains(&key.as_str()) {
+            errors.push_input(
+                ErrorCode::DerivedField,
+                loc.key(key),
+                format!("{key} is derived by the service and cannot be sent"),
+                value,
+            );
+        } else {
+            errors.push_input(
+                ErrorCode::ExtraForbidden,
+                loc.key(key),
+                "extra inputs are not permitted",
+                value,
+            );
+        }
+    }
+    slots
+}

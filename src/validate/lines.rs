@@ -1,6 +1,6 @@
 //! Lines and allowances/charges as sent in a request body (decisions.md §4, §8).
 
-use super::fields::{check_keys, missing, number, one_of, string, Errors, NumberRule, Slot};
+use super::fields::{fields_of, missing, number, one_of, string, Errors, NumberRule};
 use crate::compute::{AllowanceCharge, AllowanceKind, AllowanceValue, LinePricing};
 use crate::document::Line;
 use crate::error::{ErrorCode, Loc};
@@ -14,7 +14,7 @@ pub const MAX_LINES: usize = 500;
 /// Most allowances/charges on a document or on one line.
 pub const MAX_ALLOWANCE_CHARGES: usize = 50;
 
-const LINE_KEYS: &[&str] = &[
+const LINE_KEYS: [&str; 12] = [
     "quantity",
     "unit_price",
     "vat_code",
@@ -29,7 +29,7 @@ const LINE_KEYS: &[&str] = &[
     "allowance_charges",
 ];
 const LINE_DERIVED: &[&str] = &["sequence", "subtotal", "total", "tax_amount"];
-const AC_KEYS: &[&str] = &["type", "amount", "rate", "reason", "code"];
+const AC_KEYS: [&str; 5] = ["type", "amount", "rate", "reason", "code"];
 
 const MAX_QUANTITY: Decimal = Decimal::from_parts(999_999_999, 0, 0, false, 0);
 const MIN_QUANTITY: Decimal = Decimal::from_parts(999_999_999, 0, 0, true, 0);
@@ -126,8 +126,8 @@ fn allowance_charge(
     };
     let before = errors.len();
     let loc = list_loc.index(j);
-    check_keys(obj, &loc, AC_KEYS, &[], errors);
-    let kind = match Slot::of(obj, "type").value() {
+    let [kind, amount, rate, reason, code] = fields_of(obj, &loc, &AC_KEYS, &[], errors);
+    let kind = match kind {
         None => {
             missing(&loc, "type", errors);
             None
@@ -141,8 +141,6 @@ fn allowance_charge(
             errors,
         ),
     };
-    let amount = Slot::of(obj, "amount").value();
-    let rate = Slot::of(obj, "rate").value();
     let value = match (amount, rate) {
         (Some(a), None) => {
             let rule = NumberRule {
@@ -162,12 +160,8 @@ fn allowance_charge(
             None
         }
     };
-    let reason = Slot::of(obj, "reason")
-        .value()
-        .and_then(|v| string(v, &loc, "reason", Some(255), errors));
-    let code = Slot::of(obj, "code")
-        .value()
-        .and_then(|v| string(v, &loc, "code", Some(10), errors));
+    let reason = reason.and_then(|v| string(v, &loc, "reason", Some(255), errors));
+    let code = code.and_then(|v| string(v, &loc, "code", Some(10), errors));
     if errors.len() != before {
         return None;
     }
@@ -216,8 +210,9 @@ fn line(
     };
     let before = errors.len();
     let loc = list_loc.index(i);
-    check_keys(obj, &loc, LINE_KEYS, LINE_DERIVED, errors);
-    let quantity = match Slot::of(obj, "quantity").value() {
+    let [quantity, unit_price, vat_code, vat_rate_value, item_name, item_description, unit_code, section_name, item_properties, item_identification, product_code, acs] =
+        fields_of(obj, &loc, &LINE_KEYS, LINE_DERIVED, errors);
+    let quantity = match quantity {
         None => {
             missing(&loc, "quantity", errors);
             None
@@ -235,7 +230,7 @@ fn line(
             errors,
         ),
     };
-    let unit_price = match Slot::of(obj, "unit_price").value() {
+    let unit_price = match unit_price {
         None => {
             missing(&loc, "unit_price", errors);
             None
@@ -254,7 +249,7 @@ fn line(
         ),
     };
     // decisions.md §4: vat_code defaults to standard; reserved codes are refused
-    let vat_code = match Slot::of(obj, "vat_code").value() {
+    let vat_code = match vat_code {
         None => Some(VatCode::Standard),
         Some(v) => match one_of(
             v,
@@ -276,19 +271,17 @@ fn line(
             other => other,
         },
     };
-    let vat_rate = vat_rate(obj.get("vat_rate"), &loc, vat_code, errors);
-    let text = |key: &str, errors: &mut Errors| {
-        Slot::of(obj, key)
-            .value()
-            .and_then(|v| string(v, &loc, key, None, errors))
+    let vat_rate = vat_rate(vat_rate_value, &loc, vat_code, errors);
+    let text = |value: Option<&Value>, key: &str, errors: &mut Errors| {
+        value.and_then(|v| string(v, &loc, key, None, errors))
     };
-    let item_name = text("item_name", errors);
-    let item_description = text("item_description", errors);
-    let unit_code = text("unit_code", errors);
-    let section_name = text("section_name", errors);
-    let item_identification = text("item_identification", errors);
-    let product_code = text("product_code", errors);
-    let item_properties = match Slot::of(obj, "item_properties").value() {
+    let item_name = text(item_name, "item_name", errors);
+    let item_description = text(item_description, "item_description", errors);
+    let unit_code = text(unit_code, "unit_code", errors);
+    let section_name = text(section_name, "section_name", errors);
+    let item_identification = text(item_identification, "item_identification", errors);
+    let product_code = text(product_code, "product_code", errors);
+    let item_properties = match item_properties {
         None => None,
         Some(Value::Object(props)) => {
             let props_loc = loc.key("item_properties");
@@ -314,7 +307,7 @@ fn line(
             None
         }
     };
-    let acs = match Slot::of(obj, "allowance_charges").value() {
+    let acs = match acs {
         None => Some(Vec::new()),
         Some(v) => allowance_charges(v, &loc, "allowance_charges", currency, errors),
     };
