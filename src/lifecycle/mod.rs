@@ -7,6 +7,62 @@
 //! rules that read other fields or the context, each only when the fields it reads
 //! are valid. Every error of both layers is answered at once. Permissions come
 //! first: a 403 carries no 422s.
+//!
+//! # Example: a server's create
+//!
+//! A server implements [`Context`] over its storage, calls [`create`] with the
+//! request's body, then stores the document and commits the drawn number.
+//!
+//! ```
+//! use chrono::{DateTime, NaiveDate, Utc};
+//! use invoicing_core::context::{Company, Context, DeliveryLocation, Journal, Permissions, Relation, RelationKind};
+//! use invoicing_core::lifecycle::create;
+//! use invoicing_core::numbering::{JournalCategory, Numbering, Window};
+//! use serde_json::json;
+//!
+//! struct Db { company: Company }
+//!
+//! impl Context for Db {
+//!     fn today(&self) -> NaiveDate { NaiveDate::from_ymd_opt(2026, 11, 21).unwrap() }
+//!     fn now(&self) -> DateTime<Utc> { DateTime::from_timestamp(1_795_219_200, 0).unwrap() }
+//!     fn company(&self) -> &Company { &self.company }
+//!     fn relation(&self, id: &str) -> Option<Relation> {
+//!         (id == "rel-acme").then(|| Relation {
+//!             id: id.into(), kind: RelationKind::Company, payment_terms: "30-fm".parse().ok(), peppol: true,
+//!         })
+//!     }
+//!     fn journal(&self, id: &str) -> Option<Journal> {
+//!         (id == "jrn-sales").then(|| Journal {
+//!             id: id.into(), category: JournalCategory::SalesInvoice, numbering: Numbering::Yearly, prefix: "INV".into(),
+//!         })
+//!     }
+//!     fn default_journal(&self, c: JournalCategory) -> Option<Journal> {
+//!         if c == JournalCategory::SalesInvoice { self.journal("jrn-sales") } else { None }
+//!     }
+//!     fn delivery_location(&self, _id: &str) -> Option<DeliveryLocation> { None }
+//!     fn next_sequence(&self, _journal: &Journal, _window: Window) -> u64 { 1 }
+//! }
+//!
+//! let db = Db { company: Company::default() };
+//! let body = json!({
+//!     "type": "sale_invoice",
+//!     "relation_id": "rel-acme",
+//!     "lines": [{"item_name": "Widget", "quantity": 2, "unit_price": 9.99, "vat_rate": 21}]
+//! });
+//! let created = create(&db, Permissions::ALL, None, Some(&body), "doc-1")?;
+//! assert_eq!(created.document.document_number, "INV2026-0001");
+//! assert_eq!(created.document.to_json()["total_amount"].to_string(), "24.18");
+//! assert_eq!(created.number.sequence, 1); // the server advances its counter past it
+//!
+//! // A refused request answers every error at once, with its location.
+//! let bad = json!({"type": "sale_invoice", "relation_id": "rel-x", "lines": [], "order_number": 5});
+//! let err = create(&db, Permissions::ALL, None, Some(&bad), "doc-2").unwrap_err();
+//! assert_eq!(err.status, 422);
+//! let mut codes: Vec<&str> = err.errors.iter().map(|e| e.code.as_str()).collect();
+//! codes.sort_unstable(); // the order of the list is not part of the contract
+//! assert_eq!(codes, ["relation_not_found", "string_type", "too_short"]);
+//! # Ok::<(), invoicing_core::error::ApiError>(())
+//! ```
 
 use crate::compute::{self, AllowanceCharge, Computation, ComputeError, PaymentStatus, Position};
 use crate::context::{Company, Context, Journal, Permissions, Relation, RelationKind};
