@@ -76,7 +76,7 @@ use crate::remittance::StructuredReference;
 use crate::terms::PaymentTerms;
 use crate::validate::body::{self, BodyFields, BODY_KEYS, DERIVED_FIELDS};
 use crate::validate::fields::{
-    check_keys, missing, number, one_of, Errors, Field, NumberRule, Slot,
+    check_keys, fields_of, missing, number, one_of, Errors, Field, NumberRule, Slot,
 };
 use crate::validate::{lax_bool, lax_bool_text};
 use chrono::NaiveDate;
@@ -1001,7 +1001,10 @@ pub fn send(
     Ok(next)
 }
 
-const STATE_KEYS: &[&str] = &[
+/// How an unknown state value is described in its error.
+const STATE_VALUE: &str = "one of its documented values";
+
+const STATE_KEYS: [&str; 7] = [
     "payment_status",
     "accounting_status",
     "peppol_status",
@@ -1027,10 +1030,11 @@ pub fn apply_state(stored: &Document, state: &Value) -> Result<Document, ApiErro
     };
     let loc = body_loc();
     let mut errors = Errors::default();
-    check_keys(obj, &loc, STATE_KEYS, &[], &mut errors);
+    let [payment_status, accounting_status, peppol_status, mail_status, pdf, xml, paid] =
+        fields_of(obj, &loc, &STATE_KEYS, &[], &mut errors);
     let mut next = stored.clone();
-    let bool_field = |key: &str, errors: &mut Errors| {
-        Slot::of(obj, key).value().and_then(|v| {
+    let flag = |value: Option<&Value>, key: &str, errors: &mut Errors| {
+        value.and_then(|v| {
             let b = lax_bool(v);
             if b.is_none() {
                 errors.push_input(
@@ -1043,71 +1047,66 @@ pub fn apply_state(stored: &Document, state: &Value) -> Result<Document, ApiErro
             b
         })
     };
-    if let Some(b) = bool_field("pdf_available", &mut errors) {
+    if let Some(b) = flag(pdf, "pdf_available", &mut errors) {
         next.pdf_available = b;
     }
-    if let Some(b) = bool_field("xml_available", &mut errors) {
+    if let Some(b) = flag(xml, "xml_available", &mut errors) {
         next.xml_available = b;
     }
-    if let Some(v) = Slot::of(obj, "accounting_status").value() {
-        if let Some(s) = one_of(
+    if let Some(s) = accounting_status.and_then(|v| {
+        one_of(
             v,
             &loc,
             "accounting_status",
             AccountingStatus::parse,
-            "an accounting status",
+            STATE_VALUE,
             &mut errors,
-        ) {
-            next.accounting_status = s;
-        }
+        )
+    }) {
+        next.accounting_status = s;
     }
-    if let Some(v) = Slot::of(obj, "peppol_status").value() {
-        if let Some(s) = one_of(
+    if let Some(s) = peppol_status.and_then(|v| {
+        one_of(
             v,
             &loc,
             "peppol_status",
             PeppolStatus::parse,
-            "a peppol status",
+            STATE_VALUE,
             &mut errors,
-        ) {
-            next.peppol_status = s;
-        }
+        )
+    }) {
+        next.peppol_status = s;
     }
-    if let Some(v) = Slot::of(obj, "mail_status").value() {
-        if let Some(s) = one_of(
+    if let Some(s) = mail_status.and_then(|v| {
+        one_of(
             v,
             &loc,
             "mail_status",
             MailStatus::parse,
-            "a mail status",
-            &mut errors,
-        ) {
-            next.mail_status = s;
-        }
-    }
-    let paid = Slot::of(obj, "paid_amount").value().and_then(|v| {
-        number(
-            v,
-            &loc,
-            "paid_amount",
-            NumberRule {
-                ge: Some(Decimal::ZERO),
-                le: Some(body::MAX_PAID),
-                max_places: Some(stored.currency.minor_unit()),
-                ..NumberRule::default()
-            },
+            STATE_VALUE,
             &mut errors,
         )
-    });
-    let status = Slot::of(obj, "payment_status").value().and_then(|v| {
+    }) {
+        next.mail_status = s;
+    }
+    let status = payment_status.and_then(|v| {
         one_of(
             v,
             &loc,
             "payment_status",
             PaymentStatus::parse,
-            "a payment status",
+            STATE_VALUE,
             &mut errors,
         )
+    });
+    let paid = paid.and_then(|v| {
+        let rule = NumberRule {
+            ge: Some(Decimal::ZERO),
+            le: Some(body::MAX_PAID),
+            max_places: Some(stored.currency.minor_unit()),
+            ..NumberRule::default()
+        };
+        number(v, &loc, "paid_amount", rule, &mut errors)
     });
     if !errors.is_empty() {
         return Err(ApiError::new(errors.0));
