@@ -513,13 +513,25 @@ where
             .iter()
             .zip(&doc_amounts)
             .filter(|(ac, _)| ac.kind == kind)
-            .fold(zero, |acc, (_, a)| acc + a.amount)
+            .try_fold(zero, |acc, (_, a)| acc.checked_add(a.amount))
     };
+    let allowance_total = bounded(
+        sum(AllowanceKind::Allowance),
+        Position::Document,
+        "allowance total",
+    )
+    .map_err(|e| vec![e])?;
+    let charge_total = bounded(
+        sum(AllowanceKind::Charge),
+        Position::Document,
+        "charge total",
+    )
+    .map_err(|e| vec![e])?;
     Ok(Computation {
         currency,
         lines: line_amounts,
-        allowance_total: sum(AllowanceKind::Allowance),
-        charge_total: sum(AllowanceKind::Charge),
+        allowance_total,
+        charge_total,
         groups,
         allowance_charges: doc_amounts,
         line_total,
