@@ -112,6 +112,10 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    // Equivalent mutant (cargo mutants): `if left > 0` → `if left >= 0` in `allocate`.
+    // With left = 0 the block sorts the indexes and takes none of them, so no share
+    // changes; no input can tell the two apart.
+
     #[test]
     fn largest_remainder_loses_no_cent() {
         // decisions.md §3.6: 1000 cents over 3333/3333/3334 → 333/333/334

@@ -298,4 +298,40 @@ mod tests {
         assert_eq!(decimal_value(d("100")).to_string(), "100");
         assert_eq!(decimal_value(d("-0.0")).to_string(), "0.0");
     }
+
+    #[test]
+    fn echoed_negative_values_keep_their_sign() {
+        // decisions.md §2 and §4: a negative quantity is allowed and echoed as sent;
+        // only a negative zero loses its sign
+        assert_eq!(decimal_value(d("-2.50")).to_string(), "-2.50");
+        assert_eq!(decimal_value(d("-1")).to_string(), "-1");
+        assert_eq!(decimal_value(d("0.00")).to_string(), "0.00");
+    }
+
+    #[test]
+    fn the_bound_holds_at_every_scale() {
+        // decisions.md §2: a magnitude that reaches 10^15 is refused, whatever the scale
+        // the value is written at; from scale 14 on, a decimal's 28 digits cannot reach it
+        assert!(within_limit(d("0.00000000000001")));
+        assert!(within_limit(d("99999999999999.99999999999999")));
+        assert!(within_limit(d("0.0000000000000000000000000001")));
+        assert!(within_limit(d("-9.9999999999999999999999999999")));
+        assert!(!within_limit(d("1000000000000000.0000000000000")));
+        assert!(within_limit(d("999999999999999.9999999999999")));
+    }
+
+    #[test]
+    fn currencies_list_and_print_their_codes() {
+        // decisions.md §2: all active ISO 4217 codes with a minor unit are supported
+        let all: Vec<Currency> = Currency::all().collect();
+        assert!(all.len() > 100, "{}", all.len());
+        assert!(all.windows(2).all(|w| w[0].code() < w[1].code()));
+        for c in &all {
+            assert_eq!(Currency::from_code(c.code()), Some(*c));
+            assert_eq!(c.to_string(), c.code());
+        }
+        assert!(all.contains(&Currency::EUR));
+        assert_eq!(Currency::EUR.code(), "EUR");
+        assert_eq!(Currency::EUR.to_string(), "EUR");
+    }
 }

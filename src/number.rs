@@ -245,6 +245,114 @@ mod tests {
     }
 
     #[test]
+    fn a_decimal_holds_28_digits_and_scale_28_exactly() {
+        // decisions.md §2: numbers are read exactly or refused; a number a decimal can
+        // hold (28 significant digits, scale at most 28) is never refused, one beyond
+        // is told apart as too large (integer digits) or too precise (decimals)
+        let nines = |n: usize| "9".repeat(n);
+        assert_eq!(parse_decimal(&nines(28)).unwrap().to_string(), nines(28));
+        assert_eq!(
+            parse_decimal(&nines(29)),
+            Err(NumberError::TooLarge { negative: false })
+        );
+        assert_eq!(
+            parse_decimal(&format!("-{}", nines(29))),
+            Err(NumberError::TooLarge { negative: true })
+        );
+        // an exponent that appends zeros: 28 digits in all fit, 29 do not
+        assert_eq!(
+            parse_decimal("1e27").unwrap().to_string(),
+            format!("1{}", "0".repeat(27))
+        );
+        assert_eq!(
+            parse_decimal("1e28"),
+            Err(NumberError::TooLarge { negative: false })
+        );
+        assert_eq!(
+            parse_decimal("12e26").unwrap().to_string(),
+            format!("12{}", "0".repeat(26))
+        );
+        assert_eq!(
+            parse_decimal("12e27"),
+            Err(NumberError::TooLarge { negative: false })
+        );
+        assert_eq!(parse_decimal("-1.5e2").unwrap().to_string(), "-150");
+        // the smallest step a decimal holds is 10^-28
+        let tiny = format!("0.{}1", "0".repeat(27));
+        assert_eq!(parse_decimal(&tiny).unwrap().to_string(), tiny);
+        assert_eq!(parse_decimal("1e-28").unwrap().to_string(), tiny);
+        assert_eq!(parse_decimal("1e-29"), Err(NumberError::TooPrecise));
+        assert_eq!(
+            parse_decimal(&format!("0.{}1", "0".repeat(28))),
+            Err(NumberError::TooPrecise)
+        );
+        // 29 significant digits with a decimal: the integer part fits, the digits not
+        assert_eq!(
+            parse_decimal(&format!("{}.9", nines(28))),
+            Err(NumberError::TooPrecise)
+        );
+        assert_eq!(
+            parse_decimal(&format!("9.{}", nines(28))),
+            Err(NumberError::TooPrecise)
+        );
+        assert_eq!(
+            parse_decimal(&format!("9.{}", nines(27)))
+                .unwrap()
+                .to_string(),
+            format!("9.{}", nines(27))
+        );
+        // trailing zeros beyond the 28 digits carry nothing and are dropped
+        assert_eq!(
+            parse_decimal(&format!("1.{}", "0".repeat(28)))
+                .unwrap()
+                .to_string(),
+            format!("1.{}", "0".repeat(27))
+        );
+        assert_eq!(
+            parse_decimal(&format!("{}.{}", nines(28), "0".repeat(5)))
+                .unwrap()
+                .to_string(),
+            nines(28)
+        );
+        assert_eq!(
+            parse_decimal(&format!("0.{}", "0".repeat(40)))
+                .unwrap()
+                .to_string(),
+            format!("0.{}", "0".repeat(28))
+        );
+        // leading zeros carry nothing
+        assert_eq!(
+            parse_decimal(&format!("{}{}", "0".repeat(40), nines(28)))
+                .unwrap()
+                .to_string(),
+            nines(28)
+        );
+    }
+
+    #[test]
+    fn signs_and_exponents_are_read_with_their_meaning() {
+        // decisions.md §2, §8: [+-]digits[.digits][(e|E)[+-]digits], read exactly
+        assert_eq!(parse_decimal("+12.5").unwrap().to_string(), "12.5");
+        assert_eq!(parse_decimal("-12.5").unwrap().to_string(), "-12.5");
+        assert_eq!(parse_decimal("-7").unwrap().to_string(), "-7");
+        assert_eq!(parse_decimal("25e-1").unwrap().to_string(), "2.5");
+        assert_eq!(parse_decimal("25E-3").unwrap().to_string(), "0.025");
+        assert_eq!(parse_decimal("2.5e+1").unwrap().to_string(), "25");
+        assert_eq!(parse_decimal("1.25e1").unwrap().to_string(), "12.5");
+        assert_eq!(parse_decimal("123e0").unwrap().to_string(), "123");
+        assert_eq!(parse_decimal("1e10").unwrap().to_string(), "10000000000");
+        assert_eq!(parse_decimal("12.345e-2").unwrap().to_string(), "0.12345");
+        assert_eq!(parse_decimal("0.50").unwrap().to_string(), "0.50");
+        assert_eq!(parse_decimal("-0.0").unwrap().to_string(), "0.0");
+        assert_eq!(parse_decimal("0.0e1").unwrap().to_string(), "0");
+        for t in [
+            "--1", "+-1", "1e--2", "1e+-2", "1.2e3.4", "1e2e3", "12a", "1.5 ",
+        ] {
+            assert_eq!(parse_decimal(t), Err(NumberError::Invalid), "{t}");
+        }
+    }
+
+    #[test]
     fn json_strings_and_numbers_read_alike() {
         let v: Value =
             serde_json::from_str(r#"[12.50, "12.50", " 12.50 ", "abc", null, [1]]"#).unwrap();

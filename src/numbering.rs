@@ -188,4 +188,30 @@ mod tests {
         assert_eq!(Numbering::parse("yearly"), Some(Numbering::Yearly));
         assert_eq!(Numbering::parse("weekly"), None);
     }
+
+    #[test]
+    fn categories_and_numberings_display_as_written() {
+        // decisions.md §5: the journal categories (sales_invoice, sales_credit,
+        // purchases_invoice, purchases_credit, proforma) and the counter resets (never,
+        // monthly, yearly) are written as the spec names them, in JSON and in messages
+        let categories = [
+            (JournalCategory::SalesInvoice, "sales_invoice"),
+            (JournalCategory::SalesCredit, "sales_credit"),
+            (JournalCategory::PurchasesInvoice, "purchases_invoice"),
+            (JournalCategory::PurchasesCredit, "purchases_credit"),
+            (JournalCategory::Proforma, "proforma"),
+        ];
+        for (c, text) in categories {
+            assert_eq!(c.as_str(), text);
+            assert_eq!(c.to_string(), text);
+        }
+        for (n, text) in [
+            (Numbering::Never, "never"),
+            (Numbering::Monthly, "monthly"),
+            (Numbering::Yearly, "yearly"),
+        ] {
+            assert_eq!(Numbering::parse(text), Some(n));
+            assert_eq!(n.to_string(), text);
+        }
+    }
 }

@@ -166,6 +166,35 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_base_holds_ten_digits_at_most() {
+        // decisions.md §5: the base is the last 10 digits, so 9 999 999 999 is the
+        // largest base and one more is not a base
+        let top = StructuredReference::from_base(9_999_999_999).unwrap();
+        assert_eq!(top.base(), 9_999_999_999);
+        assert_eq!(top.to_string(), "+++999/9999/99948+++");
+        assert_eq!(StructuredReference::from_base(10_000_000_000), None);
+    }
+
+    #[test]
+    fn parse_needs_the_slashes_at_their_places_and_fourteen_characters() {
+        // decisions.md §5: written +++DDD/DDDD/DDDDD+++ — the checks on the length
+        // and on each slash each refuse a text on their own (the digits around them
+        // are valid, with a matching check)
+        for bad in [
+            "+++002/0260/001966+++",
+            "+++00200260/00196+++",
+            "+++002/026000196+++",
+            "+++002/0260000196+++",
+        ] {
+            assert_eq!(
+                bad.parse::<StructuredReference>(),
+                Err(ReferenceError::Format(bad.to_owned())),
+                "{bad}"
+            );
+        }
+    }
+
     proptest! {
         /// Invariant: print → parse → print is stable for every base.
         #[test]

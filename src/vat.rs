@@ -187,4 +187,15 @@ mod tests {
         assert!(!VatCode::Standard.is_reserved());
         assert_eq!(VatCode::parse("Standard"), None);
     }
+
+    #[test]
+    fn codes_display_as_written_and_only_not_subject_takes_no_rate() {
+        // decisions.md §4 and §9: not_subject takes no rate (its lines and group answer
+        // vat_rate null); every other code takes one. Codes are written as in JSON.
+        for code in VatCode::ALL {
+            assert_eq!(code.to_string(), code.as_str());
+            assert_eq!(code.takes_no_rate(), code == VatCode::NotSubject, "{code}");
+        }
+        assert_eq!(VatCode::ReverseCharge.to_string(), "reverse_charge");
+    }
 }

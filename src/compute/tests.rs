@@ -1991,3 +1991,46 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------
+// Mutation testing (cargo mutants): tests that pin behaviour a mutant changed
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn allowance_kinds_are_written_allowance_and_charge() {
+    // decisions.md §8: an allowance/charge is {"type": "allowance"|"charge", …}; the
+    // response writes the kind back with the same words
+    for kind in [AllowanceKind::Allowance, AllowanceKind::Charge] {
+        assert_eq!(AllowanceKind::parse(kind.as_str()), Some(kind));
+    }
+    assert_eq!(AllowanceKind::Allowance.as_str(), "allowance");
+    assert_eq!(AllowanceKind::Charge.as_str(), "charge");
+    assert_eq!(AllowanceKind::parse("Allowance"), None);
+    assert_eq!(AllowanceKind::parse(""), None);
+}
+
+#[test]
+fn a_rate_written_with_many_trailing_zeros_computes_like_the_short_one() {
+    // decisions.md §2 and §8: rates compare as numbers and decimals are counted on the
+    // value, so 21.000…0 (25 zeros) is a valid rate of 21 %; × a total of scale 2 the
+    // product has scale 27, beyond the exact scale shift, and must still be / 100
+    // (not refused as out of range)
+    let long = format!("21.{}", "0".repeat(25));
+    let c = ok(
+        Currency::EUR,
+        &[std_line("1", "100.00", &long)],
+        &[allowance_rate(&format!("10.{}", "0".repeat(25)))],
+    );
+    assert_eq!(c.lines[0].tax_amount.to_string(), "21.00");
+    assert_eq!(
+        texts(
+            &c.allowance_charges
+                .iter()
+                .map(|a| a.amount)
+                .collect::<Vec<_>>()
+        ),
+        ["10.00"]
+    );
+    assert_eq!(group_tax(&c), ["18.90"]);
+    assert_eq!(c.total_amount.to_string(), "108.90");
+}
