@@ -222,6 +222,14 @@ mod tests {
         s.parse().unwrap()
     }
 
+    // Equivalent mutants (cargo mutants), `Currency::round`: `scale > minor_unit` →
+    // `scale >= minor_unit` or `scale == minor_unit`. The integer branch is a fast path
+    // for the same function: at scale == minor unit it divides by 10^0 and returns the
+    // mantissa unchanged (a zero comes out positive, as the other branch makes it), and
+    // above the minor unit `round_dp_with_strategy(MidpointAwayFromZero)` rounds half
+    // away from zero exactly as the integer branch does. No value tells them apart
+    // (the tests below pin the results of both branches).
+
     #[test]
     fn limit_is_ten_to_the_fifteen() {
         // decisions.md §2: the 10^15 bound

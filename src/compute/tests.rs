@@ -1508,6 +1508,11 @@ fn reference(
             Some(Box::new(r)),
         ));
     }
+    // decisions.md §2: the sums of the document allowances and of the charges are
+    // computed amounts too, checked after the total (as `compute` does)
+    if !inside(r.allowance_total) || !inside(r.charge_total) {
+        return out();
+    }
     Ok(r)
 }
 
@@ -1996,6 +2001,14 @@ proptest! {
 // Mutation testing (cargo mutants): tests that pin behaviour a mutant changed
 // ---------------------------------------------------------------------------------
 
+// Equivalent mutants (cargo mutants) in compute/mod.rs:
+// - `compute_iter`: `to_minor_units(amount).unwrap_or(-1)` → `unwrap_or(1)`. The
+//   fallback is unreachable: `amount` is rounded to the minor unit and bound-checked
+//   below 10^15, so it always converts to minor units.
+// - `percent`: `p.scale() <= 26` → `p.scale() < 26`. At scale 26 the mutant divides by
+//   100 instead of shifting the scale; the exact quotient has scale 28 and fits, so
+//   both give the same decimal.
+
 #[test]
 fn allowance_kinds_are_written_allowance_and_charge() {
     // decisions.md §8: an allowance/charge is {"type": "allowance"|"charge", …}; the
@@ -2012,25 +2025,72 @@ fn allowance_kinds_are_written_allowance_and_charge() {
 #[test]
 fn a_rate_written_with_many_trailing_zeros_computes_like_the_short_one() {
     // decisions.md §2 and §8: rates compare as numbers and decimals are counted on the
-    // value, so 21.000…0 (25 zeros) is a valid rate of 21 %; × a total of scale 2 the
-    // product has scale 27, beyond the exact scale shift, and must still be / 100
-    // (not refused as out of range)
-    let long = format!("21.{}", "0".repeat(25));
+    // value, so 21.000…0 (25 zeros) is a valid rate of 21 %. On a total of 0.50 the
+    // product 10.5000…0 keeps scale 27, beyond the exact scale shift of `percent`, and
+    // must still be divided by 100 (not refused as out of range).
+    let long = |r: &str| format!("{r}.{}", "0".repeat(25));
     let c = ok(
         Currency::EUR,
-        &[std_line("1", "100.00", &long)],
-        &[allowance_rate(&format!("10.{}", "0".repeat(25)))],
+        &[std_line("1", "0.50", &long("21"))],
+        &[charge_rate(&long("10"))],
     );
-    assert_eq!(c.lines[0].tax_amount.to_string(), "21.00");
+    assert_eq!(c.lines[0].tax_amount.to_string(), "0.11");
     assert_eq!(
-        texts(
-            &c.allowance_charges
-                .iter()
-                .map(|a| a.amount)
-                .collect::<Vec<_>>()
-        ),
-        ["10.00"]
+        texts(c.allowance_charges.iter().map(|a| &a.amount)),
+        ["0.05"]
     );
-    assert_eq!(group_tax(&c), ["18.90"]);
-    assert_eq!(c.total_amount.to_string(), "108.90");
+    assert_eq!(group_taxable(&c), ["0.55"]);
+    assert_eq!(group_tax(&c), ["0.12"]);
+    assert_eq!(c.total_amount.to_string(), "0.67");
+    // the same document with the short rates
+    let short = ok(
+        Currency::EUR,
+        &[std_line("1", "0.50", "21")],
+        &[charge_rate("10")],
+    );
+    assert_eq!(short.total_amount, c.total_amount);
+}
+
+#[test]
+fn document_allowance_and_charge_totals_are_bound_checked() {
+    // decisions.md §2: any computed amount whose magnitude would reach 10^15 is refused
+    // (amount_out_of_range at ["body"]), the sums of the document allowances and of the
+    // charges included, even when they cancel out in the taxable amounts
+    let lines = [std_line("1", "100.00", "21")];
+    let half = "500000000000000";
+    let e = errs(
+        Currency::EUR,
+        &lines,
+        &[allowance(half), allowance(half), charge(half), charge(half)],
+    );
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::Document)]
+    );
+    assert!(e[0].message.contains("allowance total"), "{}", e[0].message);
+    // charges alone reach the bound; the allowances stay below it
+    let e = errs(
+        Currency::EUR,
+        &lines,
+        &[allowance("999999999999999"), charge(half), charge(half)],
+    );
+    assert_eq!(
+        codes_at(&e),
+        [(ErrorCode::AmountOutOfRange, Position::Document)]
+    );
+    assert!(e[0].message.contains("charge total"), "{}", e[0].message);
+    // one unit less on each side is within the bound
+    let c = ok(
+        Currency::EUR,
+        &lines,
+        &[
+            allowance("499999999999999.99"),
+            allowance(half),
+            charge("499999999999999.99"),
+            charge(half),
+        ],
+    );
+    assert_eq!(c.allowance_total.to_string(), "999999999999999.99");
+    assert_eq!(c.charge_total.to_string(), "999999999999999.99");
+    assert_eq!(c.total_amount.to_string(), "121.00");
 }
