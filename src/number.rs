@@ -185,6 +185,17 @@ pub fn decimal_from_json(value: &Value) -> Result<Decimal, NumberError> {
 mod tests {
     use super::*;
 
+    // Equivalent mutants (cargo mutants) in `build`; each only weakens a check that a
+    // later one repeats with the same answer:
+    // - `scale < 0` → `scale <= 0`: at scale 0 no zero is appended, and a number of
+    //   more than 28 digits is TooLarge there as it is at the `int_len > 28` check.
+    // - `zeros > 28 || digits.len() + zeros > 28` → `zeros == 28 || …`, `zeros >= 28
+    //   || …` or `zeros > 28 && …`: since digits.len() ≥ 1 the first test only guards
+    //   the allocation of a huge exponent; what it lets through is TooLarge at the
+    //   `int_len > 28` check (int_len = digits.len() + zeros).
+    // - `last == 0 && scale > 0` → `scale >= 0`: popping a zero at scale ≤ 0 keeps
+    //   int_len = digits.len() − scale, which is already above 28, so TooLarge either way.
+
     #[test]
     fn numbers_are_read_exactly() {
         // decisions.md §2: 0.1 stays 0.1; 1e2 is read as 100
@@ -319,6 +330,19 @@ mod tests {
                 .unwrap()
                 .to_string(),
             format!("0.{}", "0".repeat(28))
+        );
+        // … but only down to what a decimal holds: the written scale stays 28
+        assert_eq!(
+            parse_decimal(&format!("0.1{}", "0".repeat(31)))
+                .unwrap()
+                .to_string(),
+            format!("0.1{}", "0".repeat(27))
+        );
+        assert_eq!(
+            parse_decimal(&format!("0.1{}", "0".repeat(27)))
+                .unwrap()
+                .to_string(),
+            format!("0.1{}", "0".repeat(27))
         );
         // leading zeros carry nothing
         assert_eq!(
