@@ -2001,13 +2001,10 @@ proptest! {
 // Mutation testing (cargo mutants): tests that pin behaviour a mutant changed
 // ---------------------------------------------------------------------------------
 
-// Equivalent mutants (cargo mutants) in compute/mod.rs:
+// Equivalent mutant (cargo mutants) in compute/mod.rs:
 // - `compute_iter`: `to_minor_units(amount).unwrap_or(-1)` → `unwrap_or(1)`. The
 //   fallback is unreachable: `amount` is rounded to the minor unit and bound-checked
 //   below 10^15, so it always converts to minor units.
-// - `percent`: `p.scale() <= 26` → `p.scale() < 26`. At scale 26 the mutant divides by
-//   100 instead of shifting the scale; the exact quotient has scale 28 and fits, so
-//   both give the same decimal.
 
 #[test]
 fn allowance_kinds_are_written_allowance_and_charge() {
