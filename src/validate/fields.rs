@@ -91,24 +91,29 @@ pub fn check_keys(
     errors: &mut Errors,
 ) {
     for (key, value) in obj {
-        if allowed.contains(&key.as_str()) {
-            continue;
+        if !allowed.contains(&key.as_str()) {
+            refuse_key(key, value, loc, derived, errors);
         }
-        if derived.contains(&key.as_str()) {
-            errors.push_input(
-                ErrorCode::DerivedField,
-                loc.key(key),
-                format!("{key} is derived by the service and cannot be sent"),
-                value,
-            );
-        } else {
-            errors.push_input(
-                ErrorCode::ExtraForbidden,
-                loc.key(key),
-                "extra inputs are not permitted",
-                value,
-            );
-        }
+    }
+}
+
+/// Records a key an object may not carry: `derived_field` for a derived one,
+/// `extra_forbidden` for any other.
+fn refuse_key(key: &str, value: &Value, loc: &Loc, derived: &[&str], errors: &mut Errors) {
+    if derived.contains(&key) {
+        errors.push_input(
+            ErrorCode::DerivedField,
+            loc.key(key),
+            format!("{key} is derived by the service and cannot be sent"),
+            value,
+        );
+    } else {
+        errors.push_input(
+            ErrorCode::ExtraForbidden,
+            loc.key(key),
+            "extra inputs are not permitted",
+            value,
+        );
     }
 }
 
@@ -386,20 +391,8 @@ pub fn fields_of<'a, const N: usize>(
             if !value.is_null() {
                 slots[i] = Some(value);
             }
-        } else if derived.contains(&key.as_str()) {
-            errors.push_input(
-                ErrorCode::DerivedField,
-                loc.key(key),
-                format!("{key} is derived by the service and cannot be sent"),
-                value,
-            );
         } else {
-            errors.push_input(
-                ErrorCode::ExtraForbidden,
-                loc.key(key),
-                "extra inputs are not permitted",
-                value,
-            );
+            refuse_key(key, value, loc, derived, errors);
         }
     }
     slots
