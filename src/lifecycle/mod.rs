@@ -1001,8 +1001,16 @@ pub fn send(
     Ok(next)
 }
 
-/// How an unknown state value is described in its error.
-const STATE_VALUE: &str = "one of its documented values";
+/// Reads one state field of a back-office override, if sent.
+fn state_value<T>(
+    value: Option<&Value>,
+    loc: &Loc,
+    key: &str,
+    parse: fn(&str) -> Option<T>,
+    errors: &mut Errors,
+) -> Option<T> {
+    value.and_then(|v| one_of(v, loc, key, parse, "one of its documented values", errors))
+}
 
 const STATE_KEYS: [&str; 7] = [
     "payment_status",
@@ -1053,52 +1061,40 @@ pub fn apply_state(stored: &Document, state: &Value) -> Result<Document, ApiErro
     if let Some(b) = flag(xml, "xml_available", &mut errors) {
         next.xml_available = b;
     }
-    if let Some(s) = accounting_status.and_then(|v| {
-        one_of(
-            v,
-            &loc,
-            "accounting_status",
-            AccountingStatus::parse,
-            STATE_VALUE,
-            &mut errors,
-        )
-    }) {
+    if let Some(s) = state_value(
+        accounting_status,
+        &loc,
+        "accounting_status",
+        AccountingStatus::parse,
+        &mut errors,
+    ) {
         next.accounting_status = s;
     }
-    if let Some(s) = peppol_status.and_then(|v| {
-        one_of(
-            v,
-            &loc,
-            "peppol_status",
-            PeppolStatus::parse,
-            STATE_VALUE,
-            &mut errors,
-        )
-    }) {
+    if let Some(s) = state_value(
+        peppol_status,
+        &loc,
+        "peppol_status",
+        PeppolStatus::parse,
+        &mut errors,
+    ) {
         next.peppol_status = s;
     }
-    if let Some(s) = mail_status.and_then(|v| {
-        one_of(
-            v,
-            &loc,
-            "mail_status",
-            MailStatus::parse,
-            STATE_VALUE,
-            &mut errors,
-        )
-    }) {
+    if let Some(s) = state_value(
+        mail_status,
+        &loc,
+        "mail_status",
+        MailStatus::parse,
+        &mut errors,
+    ) {
         next.mail_status = s;
     }
-    let status = payment_status.and_then(|v| {
-        one_of(
-            v,
-            &loc,
-            "payment_status",
-            PaymentStatus::parse,
-            STATE_VALUE,
-            &mut errors,
-        )
-    });
+    let status = state_value(
+        payment_status,
+        &loc,
+        "payment_status",
+        PaymentStatus::parse,
+        &mut errors,
+    );
     let paid = paid.and_then(|v| {
         let rule = NumberRule {
             ge: Some(Decimal::ZERO),
