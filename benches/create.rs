@@ -35,6 +35,7 @@ impl Context for Bench {
             kind: RelationKind::Company,
             payment_terms: "30-fm".parse().ok(),
             peppol: true,
+            party: Default::default(),
         })
     }
     fn journal(&self, id: &str) -> Option<Journal> {

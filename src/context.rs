@@ -4,6 +4,7 @@
 //! server implements it over its database, the simulator over its in-memory world.
 
 use crate::numbering::{JournalCategory, Numbering, Window};
+use crate::party::{Address, Party};
 use crate::terms::PaymentTerms;
 use crate::vat::VatCode;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -21,6 +22,11 @@ pub struct Company {
     pub exemption_mentions: BTreeMap<VatCode, String>,
     /// The currencies the company accepts; `None` means every active ISO 4217 code.
     pub currencies: Option<Vec<String>>,
+    /// Name, VAT and enterprise numbers, Peppol id, address, bank account, e-mail:
+    /// what the UBL document names the company by (peppol.md §1).
+    pub party: Party,
+    /// Whether a Peppol send of a document with findings is refused (peppol.md §3).
+    pub enforce_peppol_rules: bool,
 }
 
 impl Company {
@@ -62,6 +68,9 @@ pub struct Relation {
     pub payment_terms: Option<PaymentTerms>,
     /// Whether the relation can receive on the Peppol network.
     pub peppol: bool,
+    /// What the UBL document names the relation by (peppol.md §1; its `bic` is not
+    /// read).
+    pub party: Party,
 }
 
 /// A journal documents are booked and numbered in.
@@ -77,13 +86,21 @@ pub struct Journal {
     pub prefix: String,
 }
 
-/// A saved delivery address, as far as the rules read it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A saved delivery address, as far as the rules and the UBL writer read it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DeliveryLocation {
     /// Opaque identifier.
     pub id: String,
     /// The third party it belongs to.
     pub relation_id: String,
+    /// Its name (the delivery party's name in UBL).
+    pub name: Option<String>,
+    /// Its address.
+    pub address: Option<Address>,
+    /// Its identifier, such as a GLN.
+    pub identifier: Option<String>,
+    /// The ISO 6523 scheme of the identifier, such as `0088`.
+    pub identifier_scheme: Option<String>,
 }
 
 /// What a client may do: `c` (create) and `u` (update and send).

@@ -121,6 +121,10 @@ pub enum ErrorCode {
     MethodNotAllowed,
     /// An endpoint of the interface the crate does not offer.
     NotImplemented,
+    /// A document that has no UBL to show (peppol.md §5).
+    XmlNotAvailable,
+    /// A change or a send a received document does not take (peppol.md §4).
+    ReceivedDocument,
 }
 
 impl ErrorCode {
@@ -182,6 +186,8 @@ impl ErrorCode {
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::NotImplemented => "not_implemented",
+            Self::XmlNotAvailable => "xml_not_available",
+            Self::ReceivedDocument => "received_document",
         }
     }
 

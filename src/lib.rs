@@ -111,6 +111,8 @@ pub mod lifecycle;
 pub mod money;
 pub mod number;
 pub mod numbering;
+pub mod party;
+pub mod peppol;
 pub mod remittance;
 pub mod simulator;
 pub mod terms;

@@ -29,6 +29,7 @@
 //!     fn relation(&self, id: &str) -> Option<Relation> {
 //!         (id == "rel-acme").then(|| Relation {
 //!             id: id.into(), kind: RelationKind::Company, payment_terms: "30-fm".parse().ok(), peppol: true,
+//!             party: Default::default(),
 //!         })
 //!     }
 //!     fn journal(&self, id: &str) -> Option<Journal> {
@@ -504,7 +505,15 @@ pub fn create(
     if send == Some(true) {
         // decisions.md §7: a recipient not on Peppol gets send_failed naming the document
         if relation.peppol {
-            document.peppol_status = PeppolStatus::Sending;
+            match crate::peppol::enforce_rules(
+                ctx,
+                &document,
+                &relation,
+                at(&["query", "send_peppol"]),
+            ) {
+                Ok(()) => document.peppol_status = PeppolStatus::Sending,
+                Err(e) => send_error = Some(ApiError::new(vec![e])),
+            }
         } else {
             send_error = Some(ApiError::new(vec![ValidationError::new(
                 ErrorCode::SendFailed,
@@ -995,6 +1004,9 @@ pub fn send(
         )
         .with_ctx(json!({"document_id": stored.id}))
         .into());
+    }
+    if let Some(relation) = ctx.relation(&stored.relation_id) {
+        crate::peppol::enforce_rules(ctx, stored, &relation, peppol_loc)?;
     }
     let mut next = stored.clone();
     next.peppol_status = PeppolStatus::Sending;

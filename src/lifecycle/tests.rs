@@ -12,6 +12,7 @@
 use super::*;
 use crate::context::DeliveryLocation;
 use crate::numbering::{JournalCategory, Numbering};
+use crate::party::Party;
 use chrono::{DateTime, Utc};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -86,6 +87,7 @@ fn relation(id: &str, kind: RelationKind, terms: Option<&str>, peppol: bool) -> 
         kind,
         payment_terms: terms.map(|t| t.parse().expect("valid terms")),
         peppol,
+        party: Party::default(),
     }
 }
 
@@ -108,6 +110,7 @@ impl TestContext {
                 legal_notice: Some(LEGAL.to_owned()),
                 exemption_mentions: BTreeMap::new(),
                 currencies: None,
+                ..Company::default()
             },
             relations: vec![
                 relation(COMPANY, RelationKind::Company, Some("30-fm"), true),
@@ -163,10 +166,12 @@ impl TestContext {
                 DeliveryLocation {
                     id: LOC_COMPANY.to_owned(),
                     relation_id: COMPANY.to_owned(),
+                    ..DeliveryLocation::default()
                 },
                 DeliveryLocation {
                     id: LOC_NO_TERMS.to_owned(),
                     relation_id: NO_TERMS.to_owned(),
+                    ..DeliveryLocation::default()
                 },
             ],
         }

@@ -124,6 +124,7 @@ impl Simulator {
                 Loc::root("path"),
                 "attachments are not implemented by this crate",
             ),
+            Route::DocumentUbl(id) => self.ubl_of(&id),
             Route::DeliveryLocations => self.locations_of(req),
             Route::DeliveryLocation(id) => self
                 .records
@@ -436,12 +437,42 @@ impl Simulator {
     fn tick(&mut self) -> Answer {
         for doc in self.documents.values_mut() {
             doc.pdf_available = true;
-            doc.xml_available = true;
+            // A proforma has no UBL (peppol.md §5).
+            doc.xml_available = doc.doc_type.is_peppol_type();
             if doc.peppol_status == PeppolStatus::Sending {
                 doc.peppol_status = PeppolStatus::Sent;
             }
         }
         (200, Value::Object(Map::new()))
+    }
+
+    /// `GET /documents/{id}/ubl` (peppol.md §5): the UBL of the document as it stands
+    /// and its findings, once its XML is available.
+    fn ubl_of(&self, id: &str) -> Answer {
+        let Some(doc) = self.documents.get(id) else {
+            return not_found_id("document", id);
+        };
+        let relation = self.world.relations.get(&doc.relation_id);
+        let location = doc
+            .delivery_location_id
+            .as_deref()
+            .and_then(|l| self.world.locations.get(l));
+        let ubl = relation
+            .filter(|_| doc.xml_available)
+            .and_then(|r| crate::peppol::ubl(doc, &self.world.company, r, location));
+        match ubl {
+            Some(ubl) => (
+                200,
+                json!({"xml": ubl.xml, "findings": serde_json::to_value(&ubl.findings).unwrap_or_default()}),
+            ),
+            None => one(
+                ErrorCode::XmlNotAvailable,
+                Loc::root("path").key("id"),
+                &format!(
+                    "the document {id} has no xml yet: a proforma never has one, another document once its files exist (xml_available)"
+                ),
+            ),
+        }
     }
 
     /// `SET /documents/{id}`: the back office overrides state fields.

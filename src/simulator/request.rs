@@ -208,6 +208,8 @@ pub(crate) enum Route {
     DocumentSend(String),
     /// `/documents/{id}/attachments`.
     DocumentAttachments(String),
+    /// `/documents/{id}/ubl`.
+    DocumentUbl(String),
     /// `/delivery-locations`.
     DeliveryLocations,
     /// `/delivery-locations/{id}`.
@@ -231,6 +233,7 @@ impl Route {
             ["documents", d] => Route::Document(id(d)),
             ["documents", d, "send"] => Route::DocumentSend(id(d)),
             ["documents", d, "attachments"] => Route::DocumentAttachments(id(d)),
+            ["documents", d, "ubl"] => Route::DocumentUbl(id(d)),
             ["delivery-locations"] => Route::DeliveryLocations,
             ["delivery-locations", d] => Route::DeliveryLocation(id(d)),
             ["relations", d] => Route::Relation(id(d)),
@@ -250,6 +253,7 @@ impl Route {
             | Route::DocumentAttachments(_) => method == "POST",
             Route::Document(_) => matches!(method, "GET" | "PATCH" | "SET"),
             Route::DeliveryLocations
+            | Route::DocumentUbl(_)
             | Route::DeliveryLocation(_)
             | Route::Relation(_)
             | Route::Journal(_) => method == "GET",

@@ -11,6 +11,7 @@ use crate::context::{DeliveryLocation, Journal, Permissions, Relation, RelationK
 use crate::error::ApiError;
 use crate::lifecycle;
 use crate::numbering::{JournalCategory, Numbering};
+use crate::party::{Address, Party};
 use crate::terms::PaymentTerms;
 use crate::vat::VatCode;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
@@ -188,6 +189,44 @@ fn opt_bool(rec: &Object, at: &str, key: &str) -> Result<Option<bool>, ScenarioE
     }
 }
 
+/// An optional address object: each key a string (absent or null is `None`); any
+/// other key inside it is ignored, like any unknown key inside a record.
+fn opt_address(rec: &Object, at: &str, key: &str) -> Result<Option<Address>, ScenarioError> {
+    let address = match rec.get(key) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Object(a)) => a,
+        Some(_) => return Err(malformed(format!("{at}: {key} must be an object"))),
+    };
+    let at = format!("{at}.{key}");
+    let text = |k: &str| Ok::<_, ScenarioError>(opt_str(address, &at, k)?.map(str::to_owned));
+    Ok(Some(Address {
+        street: text("street")?,
+        street_number: text("street_number")?,
+        street2: text("street2")?,
+        postal_code: text("postal_code")?,
+        city: text("city")?,
+        province: text("province")?,
+        country_code: text("country_code")?,
+    }))
+}
+
+/// The party keys of peppol.md §1 in a company (`with_bic`) or relation record: each
+/// a string, `address` an object; a value of another JSON type is malformed, a
+/// well-typed value wrong for Peppol is kept (it becomes a finding).
+fn read_party(rec: &Object, at: &str, with_bic: bool) -> Result<Party, ScenarioError> {
+    let text = |k: &str| Ok::<_, ScenarioError>(opt_str(rec, at, k)?.map(str::to_owned));
+    Ok(Party {
+        name: text("name")?,
+        vat_number: text("vat_number")?,
+        enterprise_number: text("enterprise_number")?,
+        peppol_id: text("peppol_id")?,
+        address: opt_address(rec, at, "address")?,
+        iban: text("iban")?,
+        bic: if with_bic { text("bic")? } else { None },
+        email: text("email")?,
+    })
+}
+
 fn read_company(value: &Value) -> Result<crate::context::Company, ScenarioError> {
     let at = "company";
     let Value::Object(rec) = value else {
@@ -196,6 +235,8 @@ fn read_company(value: &Value) -> Result<crate::context::Company, ScenarioError>
     let mut company = crate::context::Company {
         self_billing: opt_bool(rec, at, "self_billing")?.unwrap_or(false),
         legal_notice: opt_str(rec, at, "legal_notice")?.map(str::to_owned),
+        party: read_party(rec, at, true)?,
+        enforce_peppol_rules: opt_bool(rec, at, "enforce_peppol_rules")?.unwrap_or(false),
         ..crate::context::Company::default()
     };
     match rec.get("exemption_mentions") {
@@ -319,6 +360,7 @@ fn read_relations(
                 kind,
                 payment_terms,
                 peppol,
+                party: read_party(rec, &at, false)?,
             },
         );
         records.relations.insert(id, Value::Object(rec.clone()));
@@ -405,6 +447,10 @@ fn read_locations(
             DeliveryLocation {
                 id: id.clone(),
                 relation_id: relation_id.clone(),
+                name: opt_str(rec, &at, "name")?.map(str::to_owned),
+                address: opt_address(rec, &at, "address")?,
+                identifier: opt_str(rec, &at, "identifier")?.map(str::to_owned),
+                identifier_scheme: opt_str(rec, &at, "identifier_scheme")?.map(str::to_owned),
             },
         );
         records

@@ -1,0 +1,532 @@
+//! The UBL 2.1 document of an issued invoice or credit note (peppol.md §2): every
+//! field the document has, in the element order the UBL 2.1 schema demands.
+
+use super::xml::Xml;
+use super::{Roles, UblKind};
+use crate::compute::{AllowanceCharge, AllowanceKind, AllowanceValue};
+use crate::context::DeliveryLocation;
+use crate::document::{Document, Line};
+use crate::money::Currency;
+use crate::party::{filled, Address, Party};
+use crate::terms::Basis;
+use crate::vat::VatCode;
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+
+const NS_CAC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
+const NS_CBC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+const NS_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
+const NS_CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
+
+/// The UNCL 5189 allowance reason codes the CEN rules accept (BR-CL-19).
+pub(crate) const ALLOWANCE_CODES: &[&str] = &[
+    "41", "42", "60", "62", "63", "64", "65", "66", "67", "68", "70", "71", "88", "95", "100",
+    "102", "103", "104", "105",
+];
+
+/// The UNCL 7161 charge reason codes the CEN rules accept (BR-CL-20).
+pub(crate) const CHARGE_CODES: &str = " AA AAA AAC AAD AAE AAF AAH AAI AAS AAT AAV AAY AAZ ABA ABB ABC ABD ABF ABK ABL ABN ABR ABS ABT ABU ACF ACG ACH ACI ACJ ACK ACL ACM ACS ADC ADE ADJ ADK ADL ADM ADN ADO ADP ADQ ADR ADT ADW ADY ADZ AEA AEB AEC AED AEF AEH AEI AEJ AEK AEL AEM AEN AEO AEP AES AET AEU AEV AEW AEX AEY AEZ AJ AU CA CAB CAD CAE CAF CAI CAJ CAK CAL CAM CAN CAO CAP CAQ CAR CAS CAT CAU CAV CAW CAX CAY CAZ CD CG CS CT DAB DAD DAC DAF DAG DAH DAI DAJ DAK DAL DAM DAN DAO DAP DAQ DL EG EP ER FAA FAB FAC FC FH FI GAA HAA HD HH IAA IAB ID IF IR IS KO L1 LA LAA LAB LF MAE MI ML NAA OA PA PAA PC PL PRV RAB RAC RAD RAF RE RF RH RV SA SAA SAD SAE SAI SG SH SM SU TAB TAC TT TV V1 V2 WH XAA YY ZZZ ";
+
+/// Whether a reason code is, exactly, in the code list of its kind.
+pub(crate) fn code_accepted(kind: AllowanceKind, code: &str) -> bool {
+    match kind {
+        AllowanceKind::Allowance => ALLOWANCE_CODES.contains(&code),
+        AllowanceKind::Charge => {
+            !code.is_empty() && !code.contains(' ') && CHARGE_CODES.contains(&format!(" {code} "))
+        }
+    }
+}
+
+/// A date as UBL writes it.
+fn day(d: NaiveDate) -> String {
+    d.format("%Y-%m-%d").to_string()
+}
+
+/// The payment terms in words (peppol.md §2).
+pub(crate) fn terms_text(doc: &Document) -> String {
+    let n = doc.payment_terms.days();
+    match doc.payment_terms.basis() {
+        Basis::DocumentDate => format!("Payment within {n} days of the invoice date"),
+        Basis::FollowingMonth => {
+            format!("Payment {n} days after the first day of the following month")
+        }
+        Basis::MonthEnd => format!(
+            "Payment at the end of the month in which the date {n} days after the invoice date falls"
+        ),
+    }
+}
+
+/// The reason code and reason text written for an allowance or charge.
+pub(crate) fn reason_and_code(ac: &AllowanceCharge) -> (Option<&str>, String) {
+    let code = filled(&ac.code);
+    let reason = filled(&ac.reason);
+    let accepted = code.filter(|c| code_accepted(ac.kind, c));
+    let text = match (reason, code, accepted) {
+        (Some(r), _, _) => r.to_owned(),
+        (None, Some(c), None) => c.to_owned(),
+        (None, _, _) => match ac.kind {
+            AllowanceKind::Allowance => "Discount".to_owned(),
+            AllowanceKind::Charge => "Charge".to_owned(),
+        },
+    };
+    (accepted, text)
+}
+
+/// The Percent written for a VAT category: the rate for S (and the legacy codes),
+/// 0 for Z, E, AE, K and G, none for O.
+pub(crate) fn category_percent(code: VatCode, rate: Option<Decimal>) -> Option<Decimal> {
+    match code {
+        VatCode::NotSubject => None,
+        VatCode::ZeroRated
+        | VatCode::Exempted
+        | VatCode::ReverseCharge
+        | VatCode::TransferredVat
+        | VatCode::IntraCommunity
+        | VatCode::Export => Some(Decimal::ZERO),
+        VatCode::Standard | VatCode::CanaryIslands | VatCode::CeutaMelilla => {
+            Some(rate.unwrap_or(Decimal::ZERO))
+        }
+    }
+}
+
+/// A decimal in plain notation, as stored.
+fn plain(d: Decimal) -> String {
+    d.to_string()
+}
+
+struct W<'a> {
+    x: Xml,
+    doc: &'a Document,
+    currency: Currency,
+    cur: &'static str,
+}
+
+impl W<'_> {
+    fn amount(&mut self, name: &str, value: Decimal) {
+        let text = self.currency.format(value);
+        self.x.leaf_with(name, &[("currencyID", self.cur)], &text);
+    }
+
+    fn tax_category(&mut self, name: &str, code: VatCode, rate: Option<Decimal>) {
+        self.x.open(name);
+        self.x.leaf("cbc:ID", code.category());
+        if let Some(p) = category_percent(code, rate) {
+            self.x.leaf("cbc:Percent", &plain(p));
+        }
+        self.tax_scheme();
+        self.x.close(name);
+    }
+
+    fn tax_scheme(&mut self) {
+        self.x.open("cac:TaxScheme");
+        self.x.leaf("cbc:ID", "VAT");
+        self.x.close("cac:TaxScheme");
+    }
+
+    fn address(&mut self, name: &str, a: &Address) {
+        if a.is_blank() {
+            return;
+        }
+        self.x.open(name);
+        let street: Vec<&str> = [filled(&a.street), filled(&a.street_number)]
+            .into_iter()
+            .flatten()
+            .collect();
+        if !street.is_empty() {
+            self.x.leaf("cbc:StreetName", &street.join(" "));
+        }
+        self.x
+            .opt_leaf("cbc:AdditionalStreetName", filled(&a.street2));
+        self.x.opt_leaf("cbc:CityName", filled(&a.city));
+        self.x.opt_leaf("cbc:PostalZone", filled(&a.postal_code));
+        self.x.opt_leaf("cbc:CountrySubentity", filled(&a.province));
+        if let Some(cc) = filled(&a.country_code) {
+            self.x.open("cac:Country");
+            self.x.leaf("cbc:IdentificationCode", cc);
+            self.x.close("cac:Country");
+        }
+        self.x.close(name);
+    }
+
+    fn party(&mut self, role: &str, p: &Party) {
+        self.x.open(role);
+        self.x.open("cac:Party");
+        if let Some((scheme, value)) = filled(&p.peppol_id).and_then(|id| id.split_once(':')) {
+            self.x
+                .leaf_with("cbc:EndpointID", &[("schemeID", scheme)], value);
+        }
+        let name = filled(&p.name);
+        if let Some(name) = name {
+            self.x.open("cac:PartyName");
+            self.x.leaf("cbc:Name", name);
+            self.x.close("cac:PartyName");
+        }
+        if let Some(a) = &p.address {
+            self.address("cac:PostalAddress", a);
+        }
+        if let Some(vat) = filled(&p.vat_number) {
+            self.x.open("cac:PartyTaxScheme");
+            self.x.leaf("cbc:CompanyID", vat);
+            self.tax_scheme();
+            self.x.close("cac:PartyTaxScheme");
+        }
+        let enterprise = filled(&p.enterprise_number);
+        if name.is_some() || enterprise.is_some() {
+            self.x.open("cac:PartyLegalEntity");
+            self.x.opt_leaf("cbc:RegistrationName", name);
+            if let Some(e) = enterprise {
+                self.x
+                    .leaf_with("cbc:CompanyID", &[("schemeID", "0208")], e);
+            }
+            self.x.close("cac:PartyLegalEntity");
+        }
+        if let Some(email) = filled(&p.email) {
+            self.x.open("cac:Contact");
+            self.x.leaf("cbc:ElectronicMail", email);
+            self.x.close("cac:Contact");
+        }
+        self.x.close("cac:Party");
+        self.x.close(role);
+    }
+
+    fn delivery(&mut self, location: Option<&DeliveryLocation>) {
+        let doc = self.doc;
+        if doc.delivery_date.is_none() && location.is_none() {
+            return;
+        }
+        let id = location.and_then(|l| filled(&l.identifier));
+        let address = location
+            .and_then(|l| l.address.as_ref())
+            .filter(|a| !a.is_blank());
+        let name = location.and_then(|l| filled(&l.name));
+        if doc.delivery_date.is_none() && id.is_none() && address.is_none() && name.is_none() {
+            return;
+        }
+        self.x.open("cac:Delivery");
+        if let Some(d) = doc.delivery_date {
+            self.x.leaf("cbc:ActualDeliveryDate", &day(d));
+        }
+        if id.is_some() || address.is_some() {
+            self.x.open("cac:DeliveryLocation");
+            if let Some(id) = id {
+                match location.and_then(|l| filled(&l.identifier_scheme)) {
+                    Some(scheme) => self.x.leaf_with("cbc:ID", &[("schemeID", scheme)], id),
+                    None => self.x.leaf("cbc:ID", id),
+                }
+            }
+            if let Some(a) = address {
+                self.address("cac:Address", a);
+            }
+            self.x.close("cac:DeliveryLocation");
+        }
+        if let Some(name) = name {
+            self.x.open("cac:DeliveryParty");
+            self.x.open("cac:PartyName");
+            self.x.leaf("cbc:Name", name);
+            self.x.close("cac:PartyName");
+            self.x.close("cac:DeliveryParty");
+        }
+        self.x.close("cac:Delivery");
+    }
+
+    fn payment_means(&mut self, kind: UblKind, payee: &Party, payee_bic: bool) {
+        let doc = self.doc;
+        self.x.open("cac:PaymentMeans");
+        self.x.leaf("cbc:PaymentMeansCode", "30");
+        if !kind.is_invoice() {
+            self.x.leaf("cbc:PaymentDueDate", &day(doc.due_date));
+        }
+        self.x
+            .leaf("cbc:PaymentID", &doc.payment_remittance.to_string());
+        if let Some(iban) = filled(&payee.iban) {
+            self.x.open("cac:PayeeFinancialAccount");
+            self.x.leaf("cbc:ID", iban);
+            if let Some(bic) = filled(&payee.bic).filter(|_| payee_bic) {
+                self.x.open("cac:FinancialInstitutionBranch");
+                self.x.leaf("cbc:ID", bic);
+                self.x.close("cac:FinancialInstitutionBranch");
+            }
+            self.x.close("cac:PayeeFinancialAccount");
+        }
+        self.x.close("cac:PaymentMeans");
+    }
+
+    /// One allowance or charge: reason, code, rate and base, amount, VAT category.
+    fn allowance(
+        &mut self,
+        ac: &AllowanceCharge,
+        amount: Decimal,
+        base: Decimal,
+        category: Option<(VatCode, Option<Decimal>)>,
+    ) {
+        self.x.open("cac:AllowanceCharge");
+        self.x.leaf(
+            "cbc:ChargeIndicator",
+            if ac.kind == AllowanceKind::Charge {
+                "true"
+            } else {
+                "false"
+            },
+        );
+        let (code, reason) = reason_and_code(ac);
+        self.x.opt_leaf("cbc:AllowanceChargeReasonCode", code);
+        self.x.leaf("cbc:AllowanceChargeReason", &reason);
+        let rate = match ac.value {
+            AllowanceValue::Rate(r) => Some(r),
+            AllowanceValue::Amount(_) => None,
+        };
+        if let Some(r) = rate {
+            self.x.leaf("cbc:MultiplierFactorNumeric", &plain(r));
+        }
+        self.amount("cbc:Amount", amount);
+        if rate.is_some() {
+            self.amount("cbc:BaseAmount", base);
+        }
+        if let Some((code, rate)) = category {
+            self.tax_category("cac:TaxCategory", code, rate);
+        }
+        self.x.close("cac:AllowanceCharge");
+    }
+
+    fn document_allowances(&mut self) {
+        let doc = self.doc;
+        let comp = &doc.computation;
+        for (j, ac) in doc.allowance_charges.iter().enumerate() {
+            let Some(amounts) = comp.allowance_charges.get(j) else {
+                continue;
+            };
+            for (g, share) in comp.groups.iter().zip(&amounts.shares) {
+                if share.is_zero() {
+                    continue;
+                }
+                self.allowance(ac, *share, g.base, Some((g.vat_code, g.vat_rate)));
+            }
+        }
+    }
+
+    fn tax_total(&mut self) {
+        let doc = self.doc;
+        let comp = &doc.computation;
+        self.x.open("cac:TaxTotal");
+        self.amount("cbc:TaxAmount", comp.tax_amount);
+        for (i, g) in comp.groups.iter().enumerate() {
+            self.x.open("cac:TaxSubtotal");
+            self.amount("cbc:TaxableAmount", g.taxable_amount);
+            self.amount("cbc:TaxAmount", g.tax_amount);
+            self.x.open("cac:TaxCategory");
+            self.x.leaf("cbc:ID", g.vat_code.category());
+            if let Some(p) = category_percent(g.vat_code, g.vat_rate) {
+                self.x.leaf("cbc:Percent", &plain(p));
+            }
+            if let Some((code, reason)) = exemption(doc, i, g.vat_code) {
+                self.x.opt_leaf("cbc:TaxExemptionReasonCode", code);
+                self.x.leaf("cbc:TaxExemptionReason", &reason);
+            }
+            self.tax_scheme();
+            self.x.close("cac:TaxCategory");
+            self.x.close("cac:TaxSubtotal");
+        }
+        self.x.close("cac:TaxTotal");
+    }
+
+    fn totals(&mut self) {
+        let doc = self.doc;
+        let comp = &doc.computation;
+        self.x.open("cac:LegalMonetaryTotal");
+        self.amount("cbc:LineExtensionAmount", comp.line_total);
+        self.amount("cbc:TaxExclusiveAmount", comp.tax_exclusive_amount);
+        self.amount("cbc:TaxInclusiveAmount", comp.total_amount);
+        if has_kind(doc, AllowanceKind::Allowance) {
+            self.amount("cbc:AllowanceTotalAmount", comp.allowance_total);
+        }
+        if has_kind(doc, AllowanceKind::Charge) {
+            self.amount("cbc:ChargeTotalAmount", comp.charge_total);
+        }
+        if !doc.paid_amount.is_zero() {
+            self.amount("cbc:PrepaidAmount", doc.paid_amount);
+        }
+        self.amount("cbc:PayableAmount", doc.remaining_amount());
+        self.x.close("cac:LegalMonetaryTotal");
+    }
+
+    fn line(&mut self, kind: UblKind, index: usize, line: &Line) {
+        let doc = self.doc;
+        let Some(amounts) = doc.computation.lines.get(index) else {
+            return;
+        };
+        let p = &line.pricing;
+        let (tag, qty) = if kind.is_invoice() {
+            ("cac:InvoiceLine", "cbc:InvoicedQuantity")
+        } else {
+            ("cac:CreditNoteLine", "cbc:CreditedQuantity")
+        };
+        self.x.open(tag);
+        self.x.leaf("cbc:ID", &(index + 1).to_string());
+        let unit = filled(&line.unit_code).unwrap_or("C62");
+        self.x
+            .leaf_with(qty, &[("unitCode", unit)], &plain(p.quantity));
+        self.amount("cbc:LineExtensionAmount", amounts.total);
+        for (j, ac) in p.allowance_charges.iter().enumerate() {
+            let amount = amounts
+                .allowance_charges
+                .get(j)
+                .copied()
+                .unwrap_or_default();
+            self.allowance(ac, amount, amounts.subtotal, None);
+        }
+        self.x.open("cac:Item");
+        self.x
+            .opt_leaf("cbc:Description", filled(&line.item_description));
+        self.x.opt_leaf("cbc:Name", filled(&line.item_name));
+        if let Some(code) = filled(&line.product_code) {
+            self.x.open("cac:SellersItemIdentification");
+            self.x.leaf("cbc:ID", code);
+            self.x.close("cac:SellersItemIdentification");
+        }
+        if let Some(id) = filled(&line.item_identification) {
+            self.x.open("cac:StandardItemIdentification");
+            self.x.leaf_with("cbc:ID", &[("schemeID", "0160")], id);
+            self.x.close("cac:StandardItemIdentification");
+        }
+        self.tax_category("cac:ClassifiedTaxCategory", p.vat_code, p.vat_rate);
+        for (name, value) in item_properties(line) {
+            self.x.open("cac:AdditionalItemProperty");
+            self.x.leaf("cbc:Name", name);
+            self.x.opt_leaf("cbc:Value", value.as_deref());
+            self.x.close("cac:AdditionalItemProperty");
+        }
+        self.x.close("cac:Item");
+        self.x.open("cac:Price");
+        self.amount_exact("cbc:PriceAmount", p.unit_price);
+        self.x.close("cac:Price");
+        self.x.close(tag);
+    }
+
+    /// An amount written exactly as stored (a price), with its currency.
+    fn amount_exact(&mut self, name: &str, value: Decimal) {
+        self.x
+            .leaf_with(name, &[("currencyID", self.cur)], &plain(value));
+    }
+}
+
+/// The item properties written: name and value (none when blank), in the order
+/// sent; a property whose name is blank is not written.
+pub(crate) fn item_properties(line: &Line) -> Vec<(&str, Option<String>)> {
+    let Some(props) = &line.item_properties else {
+        return Vec::new();
+    };
+    props
+        .iter()
+        .filter(|(k, _)| filled(&Some((*k).clone())).is_some())
+        .map(|(k, v)| {
+            let text = match v {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Null => String::new(),
+                other => other.to_string(),
+            };
+            let value = Some(text).filter(|t| filled(&Some(t.clone())).is_some());
+            (k.as_str(), value)
+        })
+        .collect()
+}
+
+/// The exemption code and reason of group `i`, when its code carries a mention; a
+/// blank mention falls back to the standard wording.
+pub(crate) fn exemption(
+    doc: &Document,
+    i: usize,
+    code: VatCode,
+) -> Option<(Option<&'static str>, String)> {
+    let (wording, _) = code.exemption()?;
+    let ex = doc.exemptions.get(i).and_then(Option::as_ref);
+    let vatex = ex.and_then(|e| e.code).or(code.exemption()?.1);
+    let reason = ex
+        .map(|e| e.reason.clone())
+        .filter(|r| filled(&Some(r.clone())).is_some())
+        .unwrap_or_else(|| wording.to_owned());
+    Some((vatex, reason))
+}
+
+/// Whether the document has a document-level allowance (or charge).
+pub(crate) fn has_kind(doc: &Document, kind: AllowanceKind) -> bool {
+    doc.allowance_charges.iter().any(|a| a.kind == kind)
+}
+
+/// Writes the UBL of `doc` with the parties in their roles.
+pub(crate) fn write(
+    doc: &Document,
+    kind: UblKind,
+    roles: &Roles<'_>,
+    location: Option<&DeliveryLocation>,
+) -> String {
+    let mut w = W {
+        x: Xml::new(2048 + doc.lines.len() * 700),
+        doc,
+        currency: doc.currency,
+        cur: doc.currency.code(),
+    };
+    let root = if kind.is_invoice() {
+        "Invoice"
+    } else {
+        "CreditNote"
+    };
+    let ns = if kind.is_invoice() {
+        NS_INVOICE
+    } else {
+        NS_CREDIT_NOTE
+    };
+    w.x.open_with(
+        root,
+        &[("xmlns", ns), ("xmlns:cac", NS_CAC), ("xmlns:cbc", NS_CBC)],
+    );
+    let (customization, profile) = kind.customization();
+    w.x.leaf("cbc:CustomizationID", customization);
+    w.x.leaf("cbc:ProfileID", profile);
+    w.x.leaf("cbc:ID", &doc.document_number);
+    w.x.leaf("cbc:IssueDate", &day(doc.issue_date));
+    let tax_point = doc.tax_point_date.map(day);
+    if kind.is_invoice() {
+        w.x.leaf("cbc:DueDate", &day(doc.due_date));
+        w.x.leaf("cbc:InvoiceTypeCode", kind.type_code());
+    } else {
+        w.x.opt_leaf("cbc:TaxPointDate", tax_point.as_deref());
+        w.x.leaf("cbc:CreditNoteTypeCode", kind.type_code());
+    }
+    w.x.opt_leaf("cbc:Note", filled(&doc.legal_notice));
+    if kind.is_invoice() {
+        w.x.opt_leaf("cbc:TaxPointDate", tax_point.as_deref());
+    }
+    w.x.leaf("cbc:DocumentCurrencyCode", w.cur);
+    w.x.opt_leaf("cbc:BuyerReference", filled(&doc.buyer_reference));
+    if doc.period_start.is_some() || doc.period_end.is_some() {
+        w.x.open("cac:InvoicePeriod");
+        w.x.opt_leaf("cbc:StartDate", doc.period_start.map(day).as_deref());
+        w.x.opt_leaf("cbc:EndDate", doc.period_end.map(day).as_deref());
+        w.x.close("cac:InvoicePeriod");
+    }
+    if let Some(order) = filled(&doc.order_number) {
+        w.x.open("cac:OrderReference");
+        w.x.leaf("cbc:ID", order);
+        w.x.close("cac:OrderReference");
+    }
+    if let Some(despatch) = filled(&doc.despatch_reference) {
+        w.x.open("cac:DespatchDocumentReference");
+        w.x.leaf("cbc:ID", despatch);
+        w.x.close("cac:DespatchDocumentReference");
+    }
+    w.party("cac:AccountingSupplierParty", roles.seller);
+    w.party("cac:AccountingCustomerParty", roles.buyer);
+    w.delivery(location);
+    w.payment_means(kind, roles.seller, roles.seller_is_company);
+    w.x.open("cac:PaymentTerms");
+    w.x.leaf("cbc:Note", &terms_text(doc));
+    w.x.close("cac:PaymentTerms");
+    w.document_allowances();
+    w.tax_total();
+    w.totals();
+    for (i, line) in doc.lines.iter().enumerate() {
+        w.line(kind, i, line);
+    }
+    w.x.close(root);
+    w.x.finish()
+}
