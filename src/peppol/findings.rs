@@ -1,11 +1,19 @@
 //! The findings (peppol.md §3, §6): the fatal rules of EN 16931 and Peppol BIS 3.0
 //! that the written UBL breaks, each at the field a user must mend.
 
+use super::codes;
+use super::writer::{category_percent, endpoint, has_kind, item_properties, reason_and_code};
 use super::{Roles, UblKind};
+use crate::compute::{AllowanceKind, AllowanceValue};
 use crate::context::DeliveryLocation;
 use crate::document::Document;
 use crate::error::{Loc, LocItem};
+use crate::money::Currency;
+use crate::party::{filled, Address, Party};
+use crate::vat::VatCode;
+use rust_decimal::Decimal;
 use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::collections::BTreeSet;
 
 /// One rule the document breaks: `{"rule", "msg", "loc"}`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -58,6 +66,218 @@ impl Ord for Loc {
     }
 }
 
+/// The text of a rule, as the artefacts word it.
+fn message(rule: &str) -> &'static str {
+    codes::MESSAGES
+        .binary_search_by(|(r, _)| (*r).cmp(rule))
+        .ok()
+        .and_then(|i| codes::MESSAGES.get(i))
+        .map_or("", |(_, m)| m)
+}
+
+/// XPath's `normalize-space`: spaces, tabs, CR and LF collapsed and trimmed.
+fn normalize_space(s: &str) -> String {
+    s.split([' ', '\t', '\r', '\n'])
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether `code` (compared as the rule compares it) is in a sorted list.
+fn listed(list: &[&str], code: &str) -> bool {
+    list.binary_search(&code).is_ok()
+}
+
+/// XPath's `round`, half toward positive infinity: ⌊d + 0.5⌋ (`d` rounded when the
+/// sum overflows).
+fn half_up(d: Decimal) -> Decimal {
+    d.checked_add(Decimal::new(5, 1))
+        .map_or(d.round(), |x| x.floor())
+}
+
+/// `round(x * 10 * 10) div 100`, as the CEN rules round a computed amount.
+fn round2(d: Decimal) -> Decimal {
+    d.checked_mul(Decimal::ONE_HUNDRED)
+        .map_or(d, |x| half_up(x) / Decimal::ONE_HUNDRED)
+}
+
+/// An allowance or charge as written: its place, kind, amount, rate and base, and
+/// its VAT category (document level only).
+struct WrittenAc {
+    loc: Loc,
+    charge: bool,
+    amount: Decimal,
+    rate: Option<Decimal>,
+    base: Option<Decimal>,
+    category: Option<(&'static str, Option<Decimal>)>,
+    code: Option<String>,
+}
+
+/// A line as written.
+struct WrittenLine {
+    category: &'static str,
+    percent: Option<Decimal>,
+    net: Decimal,
+    quantity: Decimal,
+    price: Decimal,
+    acs: Vec<WrittenAc>,
+}
+
+/// A VAT breakdown group as written.
+struct WrittenGroup {
+    category: &'static str,
+    percent: Option<Decimal>,
+    taxable: Decimal,
+    tax: Decimal,
+}
+
+/// Every value the rules read, as the writer writes it.
+struct Written {
+    currency: Currency,
+    lines: Vec<WrittenLine>,
+    acs: Vec<WrittenAc>,
+    groups: Vec<WrittenGroup>,
+    line_total: Decimal,
+    tax_exclusive: Decimal,
+    tax_inclusive: Decimal,
+    allowance_total: Option<Decimal>,
+    charge_total: Option<Decimal>,
+    prepaid: Option<Decimal>,
+    payable: Decimal,
+    tax_total: Decimal,
+}
+
+fn written_ac(
+    ac: &crate::compute::AllowanceCharge,
+    loc: Loc,
+    amount: Decimal,
+    base: Decimal,
+    category: Option<(VatCode, Option<Decimal>)>,
+    c: Currency,
+) -> WrittenAc {
+    let rate = match ac.value {
+        AllowanceValue::Rate(r) => Some(r),
+        AllowanceValue::Amount(_) => None,
+    };
+    WrittenAc {
+        loc,
+        charge: ac.kind == AllowanceKind::Charge,
+        amount: c.round(amount),
+        rate,
+        base: rate.map(|_| c.round(base)),
+        category: category.map(|(code, rate)| (code.category(), category_percent(code, rate))),
+        code: reason_and_code(ac).0.map(str::to_owned),
+    }
+}
+
+fn written(doc: &Document) -> Written {
+    let c = doc.currency;
+    let comp = &doc.computation;
+    let lines = doc
+        .lines
+        .iter()
+        .zip(&comp.lines)
+        .enumerate()
+        .map(|(i, (line, amounts))| {
+            let p = &line.pricing;
+            let acs = p
+                .allowance_charges
+                .iter()
+                .enumerate()
+                .map(|(j, ac)| {
+                    let amount = amounts
+                        .allowance_charges
+                        .get(j)
+                        .copied()
+                        .unwrap_or_default();
+                    let loc = Loc::root("lines")
+                        .index(i)
+                        .key("allowance_charges")
+                        .index(j);
+                    written_ac(ac, loc, amount, amounts.subtotal, None, c)
+                })
+                .collect();
+            WrittenLine {
+                category: p.vat_code.category(),
+                percent: category_percent(p.vat_code, p.vat_rate),
+                net: c.round(amounts.total),
+                quantity: p.quantity,
+                price: p.unit_price,
+                acs,
+            }
+        })
+        .collect();
+    let mut acs = Vec::new();
+    for (j, ac) in doc.allowance_charges.iter().enumerate() {
+        let Some(amounts) = comp.allowance_charges.get(j) else {
+            continue;
+        };
+        for (g, share) in comp.groups.iter().zip(&amounts.shares) {
+            if !share.is_zero() {
+                let loc = Loc::root("allowance_charges").index(j);
+                acs.push(written_ac(
+                    ac,
+                    loc,
+                    *share,
+                    g.base,
+                    Some((g.vat_code, g.vat_rate)),
+                    c,
+                ));
+            }
+        }
+    }
+    let groups = comp
+        .groups
+        .iter()
+        .map(|g| WrittenGroup {
+            category: g.vat_code.category(),
+            percent: category_percent(g.vat_code, g.vat_rate),
+            taxable: c.round(g.taxable_amount),
+            tax: c.round(g.tax_amount),
+        })
+        .collect();
+    Written {
+        currency: c,
+        lines,
+        acs,
+        groups,
+        line_total: c.round(comp.line_total),
+        tax_exclusive: c.round(comp.tax_exclusive_amount),
+        tax_inclusive: c.round(comp.total_amount),
+        allowance_total: has_kind(doc, AllowanceKind::Allowance)
+            .then(|| c.round(comp.allowance_total)),
+        charge_total: has_kind(doc, AllowanceKind::Charge).then(|| c.round(comp.charge_total)),
+        prepaid: (!doc.paid_amount.is_zero()).then(|| c.round(doc.paid_amount)),
+        payable: c.round(doc.remaining_amount()),
+        tax_total: c.round(comp.tax_amount),
+    }
+}
+
+/// The findings being collected, one per (rule, loc).
+#[derive(Default)]
+struct Found(BTreeSet<(String, Loc)>);
+
+impl Found {
+    fn add(&mut self, rule: &str, loc: Loc) {
+        self.0.insert((rule.to_owned(), loc));
+    }
+
+    fn at(&mut self, rule: &str, path: &[&str]) {
+        self.add(rule, Loc(path.iter().map(|k| LocItem::from(*k)).collect()));
+    }
+
+    fn finish(self) -> Vec<Finding> {
+        self.0
+            .into_iter()
+            .map(|(rule, loc)| Finding {
+                msg: message(&rule).to_owned(),
+                rule,
+                loc,
+            })
+            .collect()
+    }
+}
+
 /// Every finding of the document, sorted by rule then location, one per (rule, loc).
 pub(crate) fn findings(
     doc: &Document,
@@ -65,6 +285,569 @@ pub(crate) fn findings(
     roles: &Roles<'_>,
     location: Option<&DeliveryLocation>,
 ) -> Vec<Finding> {
-    let _ = (doc, kind, roles, location);
-    Vec::new()
+    let _ = kind;
+    let w = written(doc);
+    let mut f = Found::default();
+    document_rules(doc, &mut f);
+    party_rules(roles, &mut f);
+    delivery_rules(location, &w, doc, &mut f);
+    line_rules(doc, &w, &mut f);
+    allowance_rules(&w, &mut f);
+    currency_rules(&w, &mut f);
+    sum_rules(&w, &mut f);
+    category_rules(&w, roles, &mut f);
+    f.finish()
+}
+
+fn document_rules(doc: &Document, f: &mut Found) {
+    if filled(&doc.buyer_reference).is_none() && filled(&doc.order_number).is_none() {
+        f.at("PEPPOL-EN16931-R003", &["buyer_reference"]);
+    }
+}
+
+/// The rules on one party: name, address, electronic address, VAT and legal
+/// registration numbers.
+fn party(p: &Party, key: &str, seller: bool, f: &mut Found) {
+    let [name_rule, address_rule, country_rule, endpoint_rule] = if seller {
+        ["BR-06", "BR-08", "BR-09", "PEPPOL-EN16931-R020"]
+    } else {
+        ["BR-07", "BR-10", "BR-11", "PEPPOL-EN16931-R010"]
+    };
+    if filled(&p.name).is_none() {
+        f.at(name_rule, &[key, "name"]);
+    }
+    match p.address.as_ref().filter(|a| !a.is_blank()) {
+        None => f.at(address_rule, &[key, "address"]),
+        Some(a) => {
+            if filled(&a.country_code).is_none() {
+                f.at(country_rule, &[key, "address"]);
+            }
+            country_code_rules(a, &[key, "address"], f);
+        }
+    }
+    match endpoint(p) {
+        None => f.at(endpoint_rule, &[key, "peppol_id"]),
+        Some((scheme, value)) => {
+            if !listed(codes::EAS, &normalize_space(scheme)) {
+                f.at("BR-CL-25", &[key, "peppol_id"]);
+            }
+            if !listed(codes::PEPPOL_EAS, scheme) {
+                f.at("PEPPOL-EN16931-CL008", &[key, "peppol_id"]);
+            }
+            scheme_value_rules(scheme, value, &[key, "peppol_id"], f);
+        }
+    }
+    if let Some(e) = filled(&p.enterprise_number) {
+        scheme_value_rules("0208", e, &[key, "enterprise_number"], f);
+    }
+    if let Some(vat) = filled(&p.vat_number) {
+        let prefix: String = vat.chars().take(2).collect();
+        if !listed(codes::VAT_PREFIXES, &prefix) {
+            f.at("BR-CO-09", &[key, "vat_number"]);
+        }
+    }
+}
+
+fn country_code_rules(a: &Address, path: &[&str], f: &mut Found) {
+    if let Some(cc) = filled(&a.country_code) {
+        if !listed(codes::COUNTRIES, &normalize_space(cc)) {
+            f.at("BR-CL-14", path);
+        }
+    }
+}
+
+/// PEPPOL-COMMON-R040 to R053: the value checks of the identifier schemes.
+fn scheme_value_rules(scheme: &str, value: &str, path: &[&str], f: &mut Found) {
+    let v = normalize_space(value);
+    let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+    let ok = match scheme {
+        "0088" => !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) && gln(&v),
+        "0192" => digits(&v, 9) && mod11(&v),
+        "0184" => {
+            let raw = value;
+            (raw.len() == 10
+                && raw.starts_with("DK")
+                && raw
+                    .get(2..10)
+                    .is_some_and(|s| s.bytes().all(|b| b.is_ascii_digit())))
+                || (raw.chars().count() == 8 && raw.chars().all(|c| c.is_ascii_digit()))
+        }
+        "0096" => value.chars().count() == 10 && value.chars().all(|c| c.is_ascii_digit()),
+        "0198" => {
+            value.len() == 10
+                && value.starts_with("DK")
+                && value
+                    .get(2..10)
+                    .is_some_and(|s| s.bytes().all(|b| b.is_ascii_digit()))
+        }
+        "0208" => digits(&v, 10) && mod97_0208(&v),
+        _ => return,
+    };
+    if !ok {
+        let rule = match scheme {
+            "0088" => "PEPPOL-COMMON-R040",
+            "0192" => "PEPPOL-COMMON-R041",
+            "0184" => "PEPPOL-COMMON-R042",
+            "0096" => "PEPPOL-COMMON-R052",
+            "0198" => "PEPPOL-COMMON-R053",
+            _ => "PEPPOL-COMMON-R043",
+        };
+        f.at(rule, path);
+    }
+}
+
+/// The digits of an ASCII digit string.
+fn digit_values(s: &str) -> Vec<u32> {
+    s.bytes().map(|b| u32::from(b.wrapping_sub(b'0'))).collect()
+}
+
+/// The GS1 check digit (`u:gln`).
+fn gln(v: &str) -> bool {
+    let d = digit_values(v);
+    let Some((&check, body)) = d.split_last() else {
+        return false;
+    };
+    let sum: u32 = body
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, x)| x * if i % 2 == 0 { 3 } else { 1 })
+        .sum();
+    (10 - sum % 10) % 10 == check
+}
+
+/// The Norwegian organisation number check (`u:mod11`).
+fn mod11(v: &str) -> bool {
+    let d = digit_values(v);
+    let Some((&check, body)) = d.split_last() else {
+        return false;
+    };
+    let sum: u32 = body
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, x)| x * (u32::try_from(i % 6).unwrap_or(0) + 2))
+        .sum();
+    d.iter().any(|x| *x > 0) && (11 - sum % 11) % 11 == check
+}
+
+/// The Belgian enterprise number check (`u:mod97-0208`).
+fn mod97_0208(v: &str) -> bool {
+    let (Some(head), Some(tail)) = (v.get(..8), v.get(8..10)) else {
+        return false;
+    };
+    match (head.parse::<u64>(), tail.parse::<u64>()) {
+        (Ok(h), Ok(t)) => 97 - h % 97 == t,
+        _ => false,
+    }
+}
+
+fn party_rules(roles: &Roles<'_>, f: &mut Found) {
+    party(roles.seller, roles.seller_key, true, f);
+    party(roles.buyer, roles.buyer_key, false, f);
+    let seller = roles.seller;
+    if filled(&seller.vat_number).is_none() && filled(&seller.enterprise_number).is_none() {
+        f.at("BR-CO-26", &[roles.seller_key, "vat_number"]);
+    }
+    if filled(&seller.iban).is_none() {
+        f.at("BR-61", &[roles.seller_key, "iban"]);
+    }
+    for (p, key) in [(seller, roles.seller_key), (roles.buyer, roles.buyer_key)] {
+        if is_empty_party(p) {
+            f.at("PEPPOL-EN16931-R008", &[key]);
+        }
+    }
+}
+
+/// Whether nothing of the party is written (an empty `cac:Party`).
+fn is_empty_party(p: &Party) -> bool {
+    endpoint(p).is_none()
+        && filled(&p.name).is_none()
+        && p.address.as_ref().is_none_or(Address::is_blank)
+        && filled(&p.vat_number).is_none()
+        && filled(&p.enterprise_number).is_none()
+        && filled(&p.email).is_none()
+}
+
+fn delivery_rules(location: Option<&DeliveryLocation>, w: &Written, doc: &Document, f: &mut Found) {
+    let loc = ["delivery_location_id"];
+    let address = location
+        .and_then(|l| l.address.as_ref())
+        .filter(|a| !a.is_blank());
+    if let Some(l) = location {
+        if filled(&l.identifier).is_some() {
+            if let Some(scheme) = filled(&l.identifier_scheme) {
+                if !listed(codes::ICD, &normalize_space(scheme)) {
+                    f.at("BR-CL-26", &loc);
+                }
+            }
+        }
+    }
+    if let Some(a) = address {
+        if filled(&a.country_code).is_none() {
+            f.at("BR-57", &loc);
+        }
+        country_code_rules(a, &loc, f);
+    }
+    if w.groups.iter().any(|g| g.category == "K") {
+        let has_period = doc.period_start.is_some() || doc.period_end.is_some();
+        if doc.delivery_date.is_none() && !has_period {
+            f.at("BR-IC-11", &["delivery_date"]);
+        }
+        let country_len = address
+            .and_then(|a| filled(&a.country_code))
+            .map_or(0, |c| c.chars().count());
+        if country_len <= 1 {
+            f.at("BR-IC-12", &loc);
+        }
+    }
+}
+
+fn line_rules(doc: &Document, w: &Written, f: &mut Found) {
+    for (i, (line, wl)) in doc.lines.iter().zip(&w.lines).enumerate() {
+        let at = Loc::root("lines").index(i);
+        if filled(&line.item_name).is_none() {
+            f.add("BR-25", at.key("item_name"));
+        }
+        let unit = filled(&line.unit_code).unwrap_or("C62");
+        if !listed(codes::UNITS, &normalize_space(unit)) {
+            f.add("BR-CL-23", at.key("unit_code"));
+        }
+        if item_properties(line).iter().any(|(_, v)| v.is_none()) {
+            f.add("BR-54", at.key("item_properties"));
+        }
+        if wl.price.is_sign_negative() && !wl.price.is_zero() {
+            f.add("BR-27", at.key("unit_price"));
+        }
+        // PEPPOL-EN16931-R120: the net within 0.02 of quantity × price ± allowances and charges.
+        let mut expected = wl.quantity.checked_mul(wl.price);
+        for ac in &wl.acs {
+            expected = expected.and_then(|e| {
+                if ac.charge {
+                    e.checked_add(ac.amount)
+                } else {
+                    e.checked_sub(ac.amount)
+                }
+            });
+        }
+        if !expected.is_some_and(|e| slack(wl.net, e)) {
+            f.add("PEPPOL-EN16931-R120", at);
+        }
+    }
+}
+
+/// `u:slack(exp, val, 0.02)`.
+fn slack(exp: Decimal, val: Decimal) -> bool {
+    let s = Decimal::new(2, 2);
+    match (exp.checked_add(s), exp.checked_sub(s)) {
+        (Some(hi), Some(lo)) => hi >= val && lo <= val,
+        _ => false,
+    }
+}
+
+fn allowance_rules(w: &Written, f: &mut Found) {
+    let all = w.acs.iter().chain(w.lines.iter().flat_map(|l| &l.acs));
+    for ac in all {
+        if let (Some(rate), Some(base)) = (ac.rate, ac.base) {
+            let expected = base.checked_mul(rate).map(|x| x / Decimal::ONE_HUNDRED);
+            if !expected.is_some_and(|e| slack(e, ac.amount)) {
+                f.add("PEPPOL-EN16931-R040", ac.loc.clone());
+            }
+        }
+        if let Some(code) = &ac.code {
+            let (list, rule) = if ac.charge {
+                (codes::PEPPOL_CHARGE_CODES, "PEPPOL-EN16931-CL003")
+            } else {
+                (codes::PEPPOL_ALLOWANCE_CODES, "PEPPOL-EN16931-CL002")
+            };
+            if !listed(list, code) {
+                f.add(rule, ac.loc.clone());
+            }
+        }
+    }
+}
+
+/// The rules a currency breaks: more than 2 decimals (UBL-DT-01 and the BR-DEC rule
+/// of each amount written), or a code the lists lack.
+fn currency_rules(w: &Written, f: &mut Found) {
+    let code = w.currency.code();
+    if !listed(codes::CEN_CURRENCIES, code) {
+        f.at("BR-CL-03", &["currency"]);
+        f.at("BR-CL-04", &["currency"]);
+    }
+    if !listed(codes::PEPPOL_CURRENCIES, code) {
+        f.at("PEPPOL-EN16931-CL007", &["currency"]);
+    }
+    if w.currency.minor_unit() <= 2 {
+        return;
+    }
+    let mut rules = vec![
+        "UBL-DT-01",
+        "BR-DEC-09",
+        "BR-DEC-12",
+        "BR-DEC-13",
+        "BR-DEC-14",
+        "BR-DEC-18",
+        "BR-DEC-23",
+    ];
+    if !w.groups.is_empty() {
+        rules.extend(["BR-DEC-19", "BR-DEC-20"]);
+    }
+    if w.allowance_total.is_some() {
+        rules.push("BR-DEC-10");
+    }
+    if w.charge_total.is_some() {
+        rules.push("BR-DEC-11");
+    }
+    if w.prepaid.is_some() {
+        rules.push("BR-DEC-16");
+    }
+    for ac in &w.acs {
+        let (amount, base) = if ac.charge {
+            ("BR-DEC-05", "BR-DEC-06")
+        } else {
+            ("BR-DEC-01", "BR-DEC-02")
+        };
+        rules.push(amount);
+        if ac.base.is_some() {
+            rules.push(base);
+        }
+    }
+    for ac in w.lines.iter().flat_map(|l| &l.acs) {
+        let (amount, base) = if ac.charge {
+            ("BR-DEC-27", "BR-DEC-28")
+        } else {
+            ("BR-DEC-24", "BR-DEC-25")
+        };
+        rules.push(amount);
+        if ac.base.is_some() {
+            rules.push(base);
+        }
+    }
+    for rule in rules {
+        f.at(rule, &["currency"]);
+    }
+}
+
+/// The exact sum of amounts, `None` on overflow.
+fn total(it: impl Iterator<Item = Decimal>) -> Option<Decimal> {
+    it.fold(Some(Decimal::ZERO), |s, x| s.and_then(|s| s.checked_add(x)))
+}
+
+/// BR-CO-10 to BR-CO-16: the totals against the sums, the computed side rounded to
+/// 2 decimals as the rules round it; and BR-CO-17, each group's VAT amount.
+fn sum_rules(w: &Written, f: &mut Found) {
+    let cur = ["currency"];
+    let nets = total(w.lines.iter().map(|l| l.net));
+    if nets.map(round2) != Some(w.line_total) {
+        f.at("BR-CO-10", &cur);
+    }
+    let doc_sum = |charge: bool| {
+        total(
+            w.acs
+                .iter()
+                .filter(|a| a.charge == charge)
+                .map(|a| a.amount),
+        )
+    };
+    if let Some(total) = w.allowance_total {
+        if doc_sum(false).map(round2) != Some(total) {
+            f.at("BR-CO-11", &cur);
+        }
+    }
+    if let Some(total) = w.charge_total {
+        if doc_sum(true).map(round2) != Some(total) {
+            f.at("BR-CO-12", &cur);
+        }
+    }
+    let expected_exclusive = match (w.charge_total, w.allowance_total) {
+        (None, None) => Some(w.line_total),
+        (c, a) => w
+            .line_total
+            .checked_add(c.unwrap_or_default())
+            .and_then(|x| x.checked_sub(a.unwrap_or_default()))
+            .map(round2),
+    };
+    if expected_exclusive != Some(w.tax_exclusive) {
+        f.at("BR-CO-13", &cur);
+    }
+    if total(w.groups.iter().map(|g| g.tax)).map(round2) != Some(w.tax_total) {
+        f.at("BR-CO-14", &cur);
+    }
+    if w.tax_exclusive.checked_add(w.tax_total).map(round2) != Some(w.tax_inclusive) {
+        f.at("BR-CO-15", &cur);
+    }
+    let expected_payable = match w.prepaid {
+        Some(p) => w.tax_inclusive.checked_sub(p).map(round2),
+        None => Some(w.tax_inclusive),
+    };
+    if expected_payable != Some(w.payable) {
+        f.at("BR-CO-16", &cur);
+    }
+    for g in &w.groups {
+        let ok = match g.percent {
+            Some(p) if half_up(p).is_zero() => half_up(g.tax).is_zero(),
+            Some(p) => {
+                let expected = g
+                    .taxable
+                    .abs()
+                    .checked_mul(p / Decimal::ONE_HUNDRED)
+                    .map(round2);
+                expected.is_some_and(|e| {
+                    g.tax.abs() - Decimal::ONE < e && g.tax.abs() + Decimal::ONE > e
+                })
+            }
+            None => half_up(g.tax).is_zero(),
+        };
+        if !ok {
+            f.at("BR-CO-17", &[]);
+        }
+    }
+}
+
+/// The rules of each VAT category (BR-S/Z/E/AE/IC/G/O): one breakdown group per
+/// category, the VAT numbers a category needs (or forbids), the sums of each group.
+fn category_rules(w: &Written, roles: &Roles<'_>, f: &mut Found) {
+    let seller_vat = filled(&roles.seller.vat_number).is_some();
+    let buyer_vat = filled(&roles.buyer.vat_number).is_some();
+    let buyer_legal = filled(&roles.buyer.enterprise_number).is_some();
+    let seller_vat_loc = [roles.seller_key, "vat_number"];
+    let buyer_vat_loc = [roles.buyer_key, "vat_number"];
+    let in_lines = |cat: &str| w.lines.iter().any(|l| l.category == cat);
+    let in_acs = |cat: &str, charge: bool| {
+        w.acs
+            .iter()
+            .any(|a| a.charge == charge && a.category.is_some_and(|(c, _)| c == cat))
+    };
+    let groups_of = |cat: &str| w.groups.iter().filter(|g| g.category == cat).count();
+    for (cat, prefix) in [
+        ("S", "BR-S"),
+        ("Z", "BR-Z"),
+        ("E", "BR-E"),
+        ("AE", "BR-AE"),
+        ("K", "BR-IC"),
+        ("G", "BR-G"),
+        ("O", "BR-O"),
+    ] {
+        let present =
+            in_lines(cat) || in_acs(cat, true) || in_acs(cat, false) || groups_of(cat) > 0;
+        if cat != "S" && present && groups_of(cat) != 1 {
+            f.at(&format!("{prefix}-01"), &[]);
+        }
+        for (n, used) in [
+            ("02", in_lines(cat)),
+            ("03", in_acs(cat, false)),
+            ("04", in_acs(cat, true)),
+        ] {
+            if !used {
+                continue;
+            }
+            let rule = format!("{prefix}-{n}");
+            match cat {
+                "O" => {
+                    if seller_vat {
+                        f.at(&rule, &seller_vat_loc);
+                    }
+                    if buyer_vat {
+                        f.at(&rule, &buyer_vat_loc);
+                    }
+                }
+                "AE" => {
+                    if !seller_vat {
+                        f.at(&rule, &seller_vat_loc);
+                    }
+                    if !buyer_vat && !buyer_legal {
+                        f.at(&rule, &buyer_vat_loc);
+                    }
+                }
+                "K" => {
+                    if !seller_vat {
+                        f.at(&rule, &seller_vat_loc);
+                    }
+                    if !buyer_vat {
+                        f.at(&rule, &buyer_vat_loc);
+                    }
+                }
+                _ => {
+                    if !seller_vat {
+                        f.at(&rule, &seller_vat_loc);
+                    }
+                }
+            }
+        }
+    }
+    category_sums(w, f);
+    not_subject_rules(w, f);
+}
+
+/// BR-x-08 (the group's taxable amount against its lines and shares; per rate and
+/// within 1 for S) and BR-x-09 (no VAT outside S).
+fn category_sums(w: &Written, f: &mut Found) {
+    for g in &w.groups {
+        let same = |cat: &str, pct: Option<Decimal>| {
+            cat == g.category && (g.category != "S" || pct == g.percent)
+        };
+        let lines = w
+            .lines
+            .iter()
+            .filter(|l| same(l.category, l.percent))
+            .try_fold(Decimal::ZERO, |s, l| s.checked_add(l.net));
+        let acs = w
+            .acs
+            .iter()
+            .filter(|a| a.category.is_some_and(|(c, p)| same(c, p)))
+            .try_fold(Decimal::ZERO, |s, a| {
+                if a.charge {
+                    s.checked_add(a.amount)
+                } else {
+                    s.checked_sub(a.amount)
+                }
+            });
+        let expected = lines.zip(acs).and_then(|(l, a)| l.checked_add(a));
+        let prefix = match g.category {
+            "S" => "BR-S",
+            "Z" => "BR-Z",
+            "E" => "BR-E",
+            "AE" => "BR-AE",
+            "K" => "BR-IC",
+            "G" => "BR-G",
+            "O" => "BR-O",
+            _ => continue,
+        };
+        let ok = if g.category == "S" {
+            expected.is_some_and(|e| g.taxable - Decimal::ONE < e && g.taxable + Decimal::ONE > e)
+        } else {
+            expected == Some(g.taxable)
+        };
+        if !ok {
+            f.at(&format!("{prefix}-08"), &[]);
+        }
+        if g.category != "S" && !g.tax.is_zero() {
+            f.at(&format!("{prefix}-09"), &[]);
+        }
+    }
+}
+
+/// BR-O-11 to BR-O-14: a not-subject document has no other category.
+fn not_subject_rules(w: &Written, f: &mut Found) {
+    if !w.groups.iter().any(|g| g.category == "O") {
+        return;
+    }
+    if w.groups.iter().any(|g| g.category != "O") {
+        f.at("BR-O-11", &[]);
+    }
+    if w.lines.iter().any(|l| l.category != "O") {
+        f.at("BR-O-12", &[]);
+    }
+    let other = |charge: bool| {
+        w.acs
+            .iter()
+            .any(|a| a.charge == charge && a.category.is_some_and(|(c, _)| c != "O"))
+    };
+    if other(false) {
+        f.at("BR-O-13", &[]);
+    }
+    if other(true) {
+        f.at("BR-O-14", &[]);
+    }
 }

@@ -45,6 +45,7 @@
 //! assert!(ubl.findings.is_empty(), "{:?}", ubl.findings);
 //! ```
 
+mod codes;
 mod findings;
 mod writer;
 mod xml;

@@ -1,6 +1,7 @@
 //! The UBL 2.1 document of an issued invoice or credit note (peppol.md §2): every
 //! field the document has, in the element order the UBL 2.1 schema demands.
 
+use super::codes;
 use super::xml::Xml;
 use super::{Roles, UblKind};
 use crate::compute::{AllowanceCharge, AllowanceKind, AllowanceValue};
@@ -18,23 +19,14 @@ const NS_CBC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicCo
 const NS_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
 const NS_CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
 
-/// The UNCL 5189 allowance reason codes the CEN rules accept (BR-CL-19).
-pub(crate) const ALLOWANCE_CODES: &[&str] = &[
-    "41", "42", "60", "62", "63", "64", "65", "66", "67", "68", "70", "71", "88", "95", "100",
-    "102", "103", "104", "105",
-];
-
-/// The UNCL 7161 charge reason codes the CEN rules accept (BR-CL-20).
-pub(crate) const CHARGE_CODES: &str = " AA AAA AAC AAD AAE AAF AAH AAI AAS AAT AAV AAY AAZ ABA ABB ABC ABD ABF ABK ABL ABN ABR ABS ABT ABU ACF ACG ACH ACI ACJ ACK ACL ACM ACS ADC ADE ADJ ADK ADL ADM ADN ADO ADP ADQ ADR ADT ADW ADY ADZ AEA AEB AEC AED AEF AEH AEI AEJ AEK AEL AEM AEN AEO AEP AES AET AEU AEV AEW AEX AEY AEZ AJ AU CA CAB CAD CAE CAF CAI CAJ CAK CAL CAM CAN CAO CAP CAQ CAR CAS CAT CAU CAV CAW CAX CAY CAZ CD CG CS CT DAB DAD DAC DAF DAG DAH DAI DAJ DAK DAL DAM DAN DAO DAP DAQ DL EG EP ER FAA FAB FAC FC FH FI GAA HAA HD HH IAA IAB ID IF IR IS KO L1 LA LAA LAB LF MAE MI ML NAA OA PA PAA PC PL PRV RAB RAC RAD RAF RE RF RH RV SA SAA SAD SAE SAI SG SH SM SU TAB TAC TT TV V1 V2 WH XAA YY ZZZ ";
-
-/// Whether a reason code is, exactly, in the code list of its kind.
+/// Whether a reason code is, exactly, in the CEN code list of its kind (BR-CL-19,
+/// BR-CL-20): only such a code is written as `cbc:AllowanceChargeReasonCode`.
 pub(crate) fn code_accepted(kind: AllowanceKind, code: &str) -> bool {
-    match kind {
-        AllowanceKind::Allowance => ALLOWANCE_CODES.contains(&code),
-        AllowanceKind::Charge => {
-            !code.is_empty() && !code.contains(' ') && CHARGE_CODES.contains(&format!(" {code} "))
-        }
-    }
+    let list = match kind {
+        AllowanceKind::Allowance => codes::CEN_ALLOWANCE_CODES,
+        AllowanceKind::Charge => codes::CEN_CHARGE_CODES,
+    };
+    list.binary_search(&code).is_ok()
 }
 
 /// A date as UBL writes it.
@@ -151,7 +143,7 @@ impl W<'_> {
     fn party(&mut self, role: &str, p: &Party) {
         self.x.open(role);
         self.x.open("cac:Party");
-        if let Some((scheme, value)) = filled(&p.peppol_id).and_then(|id| id.split_once(':')) {
+        if let Some((scheme, value)) = endpoint(p) {
             self.x
                 .leaf_with("cbc:EndpointID", &[("schemeID", scheme)], value);
         }
@@ -445,6 +437,14 @@ pub(crate) fn exemption(
         .filter(|r| filled(&Some(r.clone())).is_some())
         .unwrap_or_else(|| wording.to_owned());
     Some((vatex, reason))
+}
+
+/// The electronic address written for a party: `peppol_id` `S:V` split at its first
+/// `:`, when V is not blank.
+pub(crate) fn endpoint(p: &Party) -> Option<(&str, &str)> {
+    filled(&p.peppol_id)?
+        .split_once(':')
+        .filter(|(_, v)| filled(&Some((*v).to_owned())).is_some())
 }
 
 /// Whether the document has a document-level allowance (or charge).
