@@ -581,11 +581,12 @@ fn currency_rules(w: &Written, f: &mut Found) {
     if w.currency.minor_unit() <= 2 {
         return;
     }
+    // BR-DEC-13 is not among them: its test reads the currency relative to the tax
+    // amount (`TaxAmount[@currencyID = cbc:DocumentCurrencyCode]`), so it never fires.
     let mut rules = vec![
         "UBL-DT-01",
         "BR-DEC-09",
         "BR-DEC-12",
-        "BR-DEC-13",
         "BR-DEC-14",
         "BR-DEC-18",
         "BR-DEC-23",

@@ -1,0 +1,233 @@
+//! Peppol out (peppol.md §2, §3): every finding rule the crate implements has a
+//! document built to break it (`tests/peppol/defects.json`), and gives exactly its
+//! findings, at the field to mend. CI checks the same documents against the official
+//! validator (`.ci/run`), so these expectations are the validator's.
+
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// The defects scenario's responses and its expectations.
+fn run() -> &'static (Value, Value) {
+    static RUN: OnceLock<(Value, Value)> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let scenario = include_bytes!("../peppol/defects.json");
+        let expect: Value =
+            serde_json::from_str(include_str!("../peppol/defects.expect.json")).expect("json");
+        (invoicing_core::simulator::run(scenario), expect)
+    })
+}
+
+/// The findings (rule, loc) of the document built to break `rule`, and those expected.
+fn case(rule: &str) -> Vec<(Value, Value)> {
+    let (out, expect) = run();
+    let cases = expect["cases"].as_array().expect("cases");
+    let mut checked = Vec::new();
+    for c in cases.iter().filter(|c| c["rule"] == rule) {
+        let index = c["response"].as_u64().expect("index");
+        let response = &out["responses"][usize::try_from(index).expect("index")];
+        assert_eq!(response["status"], 200, "{rule}: {response}");
+        let got: Vec<Value> = response["body"]["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .map(|f| Value::Array(vec![f["rule"].clone(), f["loc"].clone()]))
+            .collect();
+        assert!(
+            got.iter().any(|f| f[0] == rule),
+            "{rule} is not among the findings {got:?}"
+        );
+        for f in response["body"]["findings"].as_array().expect("findings") {
+            assert!(f["msg"].as_str().is_some_and(|m| !m.is_empty()), "{f}");
+        }
+        checked.push((Value::Array(got), c["findings"].clone()));
+    }
+    assert!(!checked.is_empty(), "no case breaks {rule}");
+    checked
+}
+
+macro_rules! defect {
+    ($($name:ident => $rule:literal,)*) => {$(
+        #[test]
+        fn $name() {
+            for (got, expected) in case($rule) {
+                assert_eq!(got, expected, "{}", $rule);
+            }
+        }
+    )*};
+}
+
+defect! {
+    br_06_seller_name => "BR-06",
+    br_07_buyer_name => "BR-07",
+    br_08_seller_address => "BR-08",
+    br_09_seller_country => "BR-09",
+    br_10_buyer_address => "BR-10",
+    br_11_buyer_country => "BR-11",
+    br_25_item_name => "BR-25",
+    br_54_item_property_value => "BR-54",
+    br_57_delivery_country => "BR-57",
+    br_61_payee_iban => "BR-61",
+    br_cl_03_currency_list => "BR-CL-03",
+    br_cl_14_country_list => "BR-CL-14",
+    br_cl_23_unit_list => "BR-CL-23",
+    br_cl_25_endpoint_scheme => "BR-CL-25",
+    br_cl_26_location_scheme => "BR-CL-26",
+    br_co_09_vat_prefix => "BR-CO-09",
+    br_co_17_group_vat_below_half_percent => "BR-CO-17",
+    br_co_26_seller_identifier => "BR-CO-26",
+    br_s_02_standard_seller_vat => "BR-S-02",
+    br_z_02_zero_rated_seller_vat => "BR-Z-02",
+    br_e_02_exempt_seller_vat => "BR-E-02",
+    br_ae_02_reverse_charge_vat_numbers => "BR-AE-02",
+    br_ic_02_intra_community_vat_numbers => "BR-IC-02",
+    br_ic_11_intra_community_delivery_date => "BR-IC-11",
+    br_ic_12_intra_community_delivery_country => "BR-IC-12",
+    br_g_02_export_seller_vat => "BR-G-02",
+    br_o_02_not_subject_without_vat_numbers => "BR-O-02",
+    br_o_11_not_subject_alone => "BR-O-11",
+    br_o_13_not_subject_allowance => "BR-O-13",
+    ubl_dt_01_three_decimal_currency => "UBL-DT-01",
+    peppol_r003_buyer_reference => "PEPPOL-EN16931-R003",
+    peppol_r008_empty_party => "PEPPOL-EN16931-R008",
+    peppol_r010_buyer_endpoint => "PEPPOL-EN16931-R010",
+    peppol_r020_seller_endpoint => "PEPPOL-EN16931-R020",
+    peppol_r040_allowance_rate_zero_decimals => "PEPPOL-EN16931-R040",
+    peppol_r120_line_net_zero_decimals => "PEPPOL-EN16931-R120",
+    peppol_cl008_peppol_scheme_list => "PEPPOL-EN16931-CL008",
+    peppol_common_r040_gln => "PEPPOL-COMMON-R040",
+    peppol_common_r043_enterprise_number => "PEPPOL-COMMON-R043",
+}
+
+#[test]
+fn every_defect_case_is_named_by_a_test() {
+    let (_, expect) = run();
+    let named = [
+        "BR-06",
+        "BR-07",
+        "BR-08",
+        "BR-09",
+        "BR-10",
+        "BR-11",
+        "BR-25",
+        "BR-54",
+        "BR-57",
+        "BR-61",
+        "BR-CL-03",
+        "BR-CL-14",
+        "BR-CL-23",
+        "BR-CL-25",
+        "BR-CL-26",
+        "BR-CO-09",
+        "BR-CO-17",
+        "BR-CO-26",
+        "BR-S-02",
+        "BR-Z-02",
+        "BR-E-02",
+        "BR-AE-02",
+        "BR-IC-02",
+        "BR-IC-11",
+        "BR-IC-12",
+        "BR-G-02",
+        "BR-O-02",
+        "BR-O-11",
+        "BR-O-13",
+        "UBL-DT-01",
+        "PEPPOL-EN16931-R003",
+        "PEPPOL-EN16931-R008",
+        "PEPPOL-EN16931-R010",
+        "PEPPOL-EN16931-R020",
+        "PEPPOL-EN16931-R040",
+        "PEPPOL-EN16931-R120",
+        "PEPPOL-EN16931-CL008",
+        "PEPPOL-COMMON-R040",
+        "PEPPOL-COMMON-R043",
+    ];
+    for c in expect["cases"].as_array().expect("cases") {
+        let rule = c["rule"].as_str().expect("rule");
+        assert!(named.contains(&rule), "{rule} has no test of its own");
+    }
+}
+
+/// The bundled peppol scenario: three documents without findings, one with, and
+/// `enforce_peppol_rules` refusing its send with the findings in ctx.
+#[test]
+fn bundled_peppol_scenario_findings_and_enforce_peppol_rules() {
+    let out =
+        invoicing_core::simulator::run(include_bytes!("../../examples/scenarios/peppol.json"));
+    let r = &out["responses"];
+    for i in 5..8 {
+        assert_eq!(r[i]["status"], 200);
+        assert_eq!(
+            r[i]["body"]["findings"],
+            serde_json::json!([]),
+            "response {i}"
+        );
+        let xml = r[i]["body"]["xml"].as_str().expect("xml");
+        assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));
+    }
+    let rules: Vec<&str> = r[8]["body"]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["rule"].as_str())
+        .collect();
+    assert_eq!(
+        rules,
+        ["BR-10", "PEPPOL-COMMON-R043", "PEPPOL-EN16931-R003"]
+    );
+    assert_eq!(r[9]["status"], 422);
+    let err = &r[9]["body"]["detail"][0];
+    assert_eq!(err["type"], "send_failed");
+    assert_eq!(err["loc"], serde_json::json!(["body", "peppol"]));
+    assert_eq!(err["ctx"]["findings"], r[8]["body"]["findings"]);
+    assert_eq!(r[10]["status"], 200);
+    assert_eq!(r[10]["body"]["peppol_status"], "sending");
+}
+
+/// peppol.md §5: 422 `xml_not_available` before the files exist and for a proforma,
+/// 404 for an unknown id.
+#[test]
+fn ubl_path_xml_not_available_and_unknown_id() {
+    let scenario = serde_json::json!({
+        "today": "2026-11-21",
+        "clients": [{"client_id": "app", "client_secret": "s", "permissions": ["c", "u"]}],
+        "relations": [{"id": "rel-1", "kind": "company", "peppol": true}],
+        "journals": [
+            {"id": "j", "category": "sales_invoice", "numbering": "yearly", "prefix": "INV", "default": true},
+            {"id": "p", "category": "proforma", "numbering": "never", "prefix": "PF", "default": true}
+        ],
+        "requests": [
+            {"client": "app", "method": "POST", "path": "/documents", "body": {"type": "sale_invoice", "relation_id": "rel-1", "lines": [{"quantity": 1, "unit_price": 1, "vat_rate": 21}]}},
+            {"client": "app", "method": "POST", "path": "/documents", "body": {"type": "proforma_invoice", "relation_id": "rel-1", "lines": [{"quantity": 1, "unit_price": 1, "vat_rate": 21}]}},
+            {"client": "app", "method": "GET", "path": "/documents/doc-1/ubl"},
+            {"method": "TICK"},
+            {"client": "app", "method": "GET", "path": "/documents/doc-1/ubl"},
+            {"client": "app", "method": "GET", "path": "/documents/doc-2/ubl"},
+            {"client": "app", "method": "GET", "path": "/documents/doc-2"},
+            {"client": "app", "method": "GET", "path": "/documents/nope/ubl"},
+            {"method": "GET", "path": "/documents/doc-1/ubl"},
+            {"client": "app", "method": "POST", "path": "/documents/doc-1/ubl"}
+        ]
+    });
+    let out = invoicing_core::simulator::run(scenario.to_string().as_bytes());
+    let r = &out["responses"];
+    assert_eq!(r[2]["status"], 422);
+    assert_eq!(r[2]["body"]["detail"][0]["type"], "xml_not_available");
+    assert_eq!(
+        r[2]["body"]["detail"][0]["loc"],
+        serde_json::json!(["path", "id"])
+    );
+    assert_eq!(r[4]["status"], 200);
+    assert!(r[4]["body"]["findings"]
+        .as_array()
+        .is_some_and(|f| !f.is_empty()));
+    assert_eq!(r[5]["status"], 422, "a proforma has no UBL");
+    assert_eq!(
+        r[6]["body"]["xml_available"], false,
+        "TICK leaves a proforma without XML"
+    );
+    assert_eq!(r[6]["body"]["pdf_available"], true);
+    assert_eq!(r[7]["status"], 404);
+    assert_eq!(r[8]["status"], 401);
+    assert_eq!(r[9]["status"], 405);
+}
