@@ -512,7 +512,7 @@ pub fn create(
                 at(&["query", "send_peppol"]),
             ) {
                 Ok(()) => document.peppol_status = PeppolStatus::Sending,
-                Err(e) => send_error = Some(ApiError::new(vec![e])),
+                Err(e) => send_error = Some(e),
             }
         } else {
             send_error = Some(ApiError::new(vec![ValidationError::new(

@@ -632,7 +632,8 @@ fn currency_rules(w: &Written, f: &mut Found) {
 
 /// The exact sum of amounts, `None` on overflow.
 fn total(it: impl Iterator<Item = Decimal>) -> Option<Decimal> {
-    it.fold(Some(Decimal::ZERO), |s, x| s.and_then(|s| s.checked_add(x)))
+    let mut it = it;
+    it.try_fold(Decimal::ZERO, Decimal::checked_add)
 }
 
 /// BR-CO-10 to BR-CO-16: the totals against the sums, the computed side rounded to

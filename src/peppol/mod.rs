@@ -54,7 +54,7 @@ pub use findings::Finding;
 
 use crate::context::{Company, Context, DeliveryLocation, Relation};
 use crate::document::{Document, DocumentType};
-use crate::error::{ErrorCode, Loc, ValidationError};
+use crate::error::{ApiError, ErrorCode, Loc, ValidationError};
 use crate::party::Party;
 
 /// The UBL document of an issued document and its findings.
@@ -184,7 +184,7 @@ pub fn enforce_rules(
     doc: &Document,
     relation: &Relation,
     loc: Loc,
-) -> Result<(), ValidationError> {
+) -> Result<(), ApiError> {
     let company = ctx.company();
     if !company.enforce_peppol_rules {
         return Ok(());
@@ -200,7 +200,7 @@ pub fn enforce_rules(
         return Ok(());
     }
     let rules: Vec<&str> = ubl.findings.iter().map(|f| f.rule.as_str()).collect();
-    Err(ValidationError::new(
+    Err(ApiError::new(vec![ValidationError::new(
         ErrorCode::SendFailed,
         loc,
         format!(
@@ -212,5 +212,5 @@ pub fn enforce_rules(
     .with_ctx(serde_json::json!({
         "document_id": doc.id,
         "findings": serde_json::to_value(&ubl.findings).unwrap_or_default(),
-    })))
+    }))]))
 }
