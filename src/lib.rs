@@ -97,6 +97,15 @@
 //! - `send_peppol` and body booleans are read alike: no trimming, the lax values of
 //!   decisions.md §9 in any case.
 //! - Payment terms are echoed as sent: `007-df` is 7 days and is written `007-df`.
+//! - Peppol ([`peppol`]): a `peppol_id` whose value after the `:` is blank writes no
+//!   `cbc:EndpointID` (as one without `:`); an item property whose name is blank is
+//!   not written (a property has no place without a name), one whose value is blank is
+//!   written without `cbc:Value` (BR-54); a party with no key at all is written as an
+//!   empty `cac:Party` and found as PEPPOL-EN16931-R008 at `["company"]` or
+//!   `["relation"]`; item property values that are not strings are written as their
+//!   JSON text; finding messages are the artefacts' texts without their `[ID]-` prefix.
+//! - The national rules of the Peppol layer (NL-R, DE-R, DK-R, SE-R, NO-R, GR-R, IS-R,
+//!   IT-R), which apply when the seller is not Belgian, are not computed yet.
 //! - The typed core computes with any `Decimal`; requests are limited to 6 decimals on
 //!   quantities and prices, so every product is exact within rust_decimal's 28 digits.
 #![forbid(unsafe_code)]
