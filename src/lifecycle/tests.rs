@@ -10,10 +10,19 @@
 //! ``, so that the build stays green until the fix lands.
 
 use super::*;
+use crate::compute::PaymentStatus;
 use crate::context::DeliveryLocation;
+use crate::context::{Company, Context, Journal, Permissions, Relation, RelationKind};
+use crate::document::{AccountingStatus, Document, DocumentType, MailStatus, PeppolStatus};
+use crate::error::{ApiError, ErrorCode, Loc};
+use crate::money::Currency;
+use crate::numbering::Window;
 use crate::numbering::{JournalCategory, Numbering};
+use chrono::NaiveDate;
 use chrono::{DateTime, Utc};
 use proptest::prelude::*;
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 // ---------------------------------------------------------------------------------

@@ -6,14 +6,14 @@ use super::auth::header_loc;
 use super::request::{parse_query, Body, Request, Route};
 use super::Simulator;
 use crate::context::Permissions;
-use crate::document::{Document, PeppolStatus};
+use crate::document::Document;
 use crate::error::{ApiError, ErrorCode, Loc, LocItem, ValidationError};
 use crate::lifecycle;
 use crate::validate::lax_bool;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// A response: status and body.
-type Answer = (u16, Value);
+pub(super) type Answer = (u16, Value);
 
 /// The client a request acts for.
 #[derive(Debug, Clone, Copy)]
@@ -22,15 +22,15 @@ struct Caller {
     permissions: Permissions,
 }
 
-fn error(err: &ApiError) -> Answer {
+pub(super) fn error(err: &ApiError) -> Answer {
     (err.status, err.body())
 }
 
-fn one(code: ErrorCode, loc: Loc, msg: &str) -> Answer {
+pub(super) fn one(code: ErrorCode, loc: Loc, msg: &str) -> Answer {
     error(&ApiError::one(code, loc, msg))
 }
 
-fn not_found_id(what: &str, id: &str) -> Answer {
+pub(super) fn not_found_id(what: &str, id: &str) -> Answer {
     let err = ValidationError::new(
         ErrorCode::NotFound,
         Loc::root("path").key("id"),
@@ -41,7 +41,7 @@ fn not_found_id(what: &str, id: &str) -> Answer {
 }
 
 /// `json_invalid` at `["body"]`, with the text sent.
-fn json_invalid(text: &str, reason: &str) -> ValidationError {
+pub(super) fn json_invalid(text: &str, reason: &str) -> ValidationError {
     ValidationError::new(
         ErrorCode::JsonInvalid,
         Loc::root("body"),
@@ -430,40 +430,6 @@ impl Simulator {
                 .get(index)
                 .map_or(Value::Null, |(_, r)| r.clone()),
         )
-    }
-
-    /// `TICK`: the files of every document exist, and every send under way arrives.
-    fn tick(&mut self) -> Answer {
-        for doc in self.documents.values_mut() {
-            doc.pdf_available = true;
-            doc.xml_available = true;
-            if doc.peppol_status == PeppolStatus::Sending {
-                doc.peppol_status = PeppolStatus::Sent;
-            }
-        }
-        (200, Value::Object(Map::new()))
-    }
-
-    /// `SET /documents/{id}`: the back office overrides state fields.
-    fn set(&mut self, id: &str, body: &Body) -> Answer {
-        let Some(stored) = self.documents.get(id) else {
-            return not_found_id("document", id);
-        };
-        let state = match body {
-            Body::Absent | Body::Json(Value::Null) => {
-                return one(ErrorCode::Missing, Loc::root("body"), "a body is required");
-            }
-            Body::Invalid { text, reason } => return error(&json_invalid(text, reason).into()),
-            Body::Json(v) => v,
-        };
-        match lifecycle::apply_state(stored, state) {
-            Ok(doc) => {
-                let answer = (200, doc.to_json());
-                self.documents.insert(id.to_owned(), doc);
-                answer
-            }
-            Err(e) => error(&e),
-        }
     }
 }
 
