@@ -5,7 +5,7 @@
 //! and the send asked for on creation.
 
 use super::amounts::{check_paid, compute_amounts, exemptions};
-use super::dates::{check_not_future, check_period};
+use super::dates::{bounded_due_date, check_in_range, check_not_future, check_period};
 use super::{at, body_loc, body_object, permission_denied, resolve_relation};
 use crate::compute::{Computation, PaymentStatus};
 use crate::context::{
@@ -20,6 +20,7 @@ use crate::terms::PaymentTerms;
 use crate::validate::body::{self, BodyFields, BODY_KEYS, DERIVED_FIELDS};
 use crate::validate::fields::{check_keys, missing, one_of, Errors, Field, Slot};
 use crate::validate::lax_bool_text;
+use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 
@@ -155,6 +156,7 @@ struct Checked {
     doc_type: DocumentType,
     relation: Relation,
     journal: Journal,
+    dates: Dates,
     currency: Currency,
     computation: Computation,
     paid: Decimal,
@@ -197,6 +199,13 @@ fn check_rules(
         f.period_end.valid().copied(),
         errors,
     );
+    let dates = derive_dates(ctx, f, relation.as_ref(), errors);
+    check_in_range(
+        ctx.now().date_naive(),
+        "create_date (the clock's date)",
+        body_loc(),
+        errors,
+    );
     let currency = currency_or_fallback(&f.currency, fallback, errors);
     let (computation, paid) = check_amounts(currency, f, errors);
     let Field::Valid(lines) = std::mem::replace(&mut fields.lines, Field::Absent) else {
@@ -206,11 +215,65 @@ fn check_rules(
         doc_type: doc_type?,
         relation: relation?,
         journal: journal?,
+        dates: dates?,
         currency: currency?,
         computation: computation?,
         paid: paid?,
         lines,
         fields,
+    })
+}
+
+/// The dates a create derives.
+struct Dates {
+    /// The issue date sent, else today.
+    issue_date: NaiveDate,
+    /// The terms sent, else the company relation's, else the default.
+    payment_terms: PaymentTerms,
+    /// Derived from both (decisions.md §4b).
+    due_date: NaiveDate,
+}
+
+/// The issue date, payment terms and due date, when the fields they read are valid;
+/// a due date past 9999-12-31 is refused at the field that pushed it there: the
+/// issue_date when only it was sent, else payment_terms.
+fn derive_dates(
+    ctx: &dyn Context,
+    f: &BodyFields,
+    relation: Option<&Relation>,
+    errors: &mut Errors,
+) -> Option<Dates> {
+    if f.issue_date.is_invalid() || f.payment_terms.is_invalid() {
+        return None;
+    }
+    let issue_date = if let Some(d) = f.issue_date.valid() {
+        *d
+    } else {
+        let today = ctx.today();
+        let what = format!("the default issue_date (today, {today})");
+        if !check_in_range(today, &what, body_loc().key("issue_date"), errors) {
+            return None;
+        }
+        today
+    };
+    let payment_terms = match f.payment_terms.valid() {
+        Some(t) => *t,
+        None => match relation?.kind {
+            RelationKind::Company => relation?.payment_terms,
+            RelationKind::Contact => None,
+        }
+        .unwrap_or(PaymentTerms::DEFAULT),
+    };
+    let key = if f.issue_date.valid().is_some() && f.payment_terms.valid().is_none() {
+        "issue_date"
+    } else {
+        "payment_terms"
+    };
+    let due_date = bounded_due_date(payment_terms, issue_date, body_loc().key(key), errors)?;
+    Some(Dates {
+        issue_date,
+        payment_terms,
+        due_date,
     })
 }
 
@@ -325,6 +388,7 @@ fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Created {
         doc_type,
         relation,
         journal,
+        dates,
         currency,
         computation,
         paid,
@@ -332,16 +396,11 @@ fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Created {
         fields: f,
     } = checked;
     let company = ctx.company();
-    let issue_date = f.issue_date.valid().copied().unwrap_or(ctx.today());
-    let payment_terms = f
-        .payment_terms
-        .valid()
-        .copied()
-        .or(match relation.kind {
-            RelationKind::Company => relation.payment_terms,
-            RelationKind::Contact => None,
-        })
-        .unwrap_or(PaymentTerms::DEFAULT);
+    let Dates {
+        issue_date,
+        payment_terms,
+        due_date,
+    } = dates;
     let window = journal.numbering.window(issue_date);
     let sequence = ctx.next_sequence(&journal, window);
     let document_number = journal
@@ -365,7 +424,7 @@ fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Created {
         relation_type: relation.kind,
         delivery_location_id: f.delivery_location_id.into_valid(),
         issue_date,
-        due_date: payment_terms.due_date(issue_date).unwrap_or(issue_date),
+        due_date,
         payment_terms,
         tax_point_date: f.tax_point_date.into_valid(),
         delivery_date: f.delivery_date.into_valid(),

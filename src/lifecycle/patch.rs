@@ -5,7 +5,7 @@
 //! a locked document is refused (`document_locked`) but paid_amount.
 
 use super::amounts::{check_paid, compute_amounts, exemptions};
-use super::dates::{check_not_future, check_period};
+use super::dates::{bounded_due_date, check_not_future, check_period};
 use super::{at, body_loc, body_object, permission_denied, resolve_relation};
 use crate::compute::{self, AllowanceCharge, PaymentStatus};
 use crate::context::{Company, Context, Permissions};
@@ -56,6 +56,7 @@ pub fn patch(
     };
     p.relation_and_location(ctx, &f);
     p.dates(ctx.today(), &f);
+    p.due_date(&f);
     p.texts(&f);
     let paid_sent = matches!(f.paid_amount, Field::Valid(_));
     p.amounts(company, f);
@@ -253,6 +254,29 @@ impl Patching<'_> {
         }
     }
 
+    /// decisions.md §6: a change of issue_date or payment_terms re-derives due_date,
+    /// which must not fall after 9999-12-31: refused at the field that pushed it
+    /// there (issue_date when only it was sent, else payment_terms).
+    fn due_date(&mut self, f: &BodyFields) {
+        if f.issue_date.is_invalid() || f.payment_terms.is_invalid() {
+            return;
+        }
+        let key = if f.issue_date.valid().is_some() && f.payment_terms.valid().is_none() {
+            "issue_date"
+        } else {
+            "payment_terms"
+        };
+        let next = &mut self.next;
+        if let Some(d) = bounded_due_date(
+            next.payment_terms,
+            next.issue_date,
+            body_loc().key(key),
+            &mut self.errors,
+        ) {
+            next.due_date = d;
+        }
+    }
+
     /// decisions.md §6: issue_date stays in the window its number was drawn in.
     fn issue_date_in_window(&mut self, d: NaiveDate) {
         let stored = self.stored;
@@ -357,15 +381,10 @@ impl Patching<'_> {
         }
     }
 
-    /// The derived fields of an accepted PATCH: the due date, and the payment status,
-    /// which follows a new paid amount or a new total; otherwise a status a
+    /// The derived field of an accepted PATCH: the payment status, which follows a new paid amount or a new total; otherwise a status a
     /// back-office override set is kept.
     fn derive(self, paid_sent: bool) -> Document {
         let mut next = self.next;
-        next.due_date = next
-            .payment_terms
-            .due_date(next.issue_date)
-            .unwrap_or(next.issue_date);
         if paid_sent || next.computation.total_amount != self.stored.computation.total_amount {
             next.payment_status =
                 PaymentStatus::derive(next.paid_amount, next.computation.total_amount);
