@@ -55,15 +55,9 @@ impl DocumentType {
         Self::ALL.into_iter().find(|t| t.as_str() == s)
     }
 
-    /// The journal category the type is booked in (decisions.md §5).
+    /// The journal category the type is booked in: [`JournalCategory::of`].
     pub fn journal_category(self) -> JournalCategory {
-        match self {
-            Self::SaleInvoice => JournalCategory::SalesInvoice,
-            Self::SaleCreditNote => JournalCategory::SalesCredit,
-            Self::PurchaseInvoice => JournalCategory::PurchasesInvoice,
-            Self::PurchaseCreditNote => JournalCategory::PurchasesCredit,
-            Self::ProformaInvoice => JournalCategory::Proforma,
-        }
+        JournalCategory::of(self)
     }
 
     /// Whether Peppol carries the type (every type but the proforma, decisions.md §7).

@@ -1,7 +1,8 @@
-//! Numbering: journal categories, the window a journal's counter restarts in, the
-//! document number drawn in it, and the issue-date window of a numbered document
-//! (decisions.md §5, §6).
+//! Numbering: journal categories and the category each document type is booked in,
+//! the window a journal's counter restarts in, the document number drawn in it, and
+//! the issue-date window of a numbered document (decisions.md §5, §6).
 
+use crate::document::DocumentType;
 use chrono::{Datelike, NaiveDate};
 use std::fmt;
 
@@ -44,6 +45,17 @@ impl JournalCategory {
     /// The category written `s`, if any.
     pub fn parse(s: &str) -> Option<JournalCategory> {
         Self::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+
+    /// The category a document type is booked in (decisions.md §5).
+    pub fn of(doc_type: DocumentType) -> JournalCategory {
+        match doc_type {
+            DocumentType::SaleInvoice => Self::SalesInvoice,
+            DocumentType::SaleCreditNote => Self::SalesCredit,
+            DocumentType::PurchaseInvoice => Self::PurchasesInvoice,
+            DocumentType::PurchaseCreditNote => Self::PurchasesCredit,
+            DocumentType::ProformaInvoice => Self::Proforma,
+        }
     }
 }
 
@@ -177,6 +189,25 @@ mod tests {
         assert!(!Numbering::Monthly.keeps_window(n, d("2024-01-31")));
         assert!(!Numbering::Monthly.keeps_window(n, d("2024-03-01")));
         assert!(!Numbering::Monthly.keeps_window(n, d("2023-02-28")));
+    }
+
+    #[test]
+    fn each_document_type_is_booked_in_its_journal_category() {
+        // decisions.md §5: sale_invoice → sales_invoice, sale_credit_note → sales_credit,
+        // purchase_invoice → purchases_invoice, purchase_credit_note → purchases_credit,
+        // proforma_invoice → proforma
+        let expected = [
+            ("sale_invoice", "sales_invoice"),
+            ("sale_credit_note", "sales_credit"),
+            ("purchase_invoice", "purchases_invoice"),
+            ("purchase_credit_note", "purchases_credit"),
+            ("proforma_invoice", "proforma"),
+        ];
+        for (t, c) in expected {
+            let t = DocumentType::parse(t).unwrap();
+            assert_eq!(JournalCategory::of(t).as_str(), c);
+            assert_eq!(t.journal_category(), JournalCategory::of(t));
+        }
     }
 
     #[test]

@@ -6,14 +6,14 @@ use super::auth::header_loc;
 use super::request::{parse_query, Body, Request, Route};
 use super::Simulator;
 use crate::context::Permissions;
-use crate::document::{Document, PeppolStatus};
+use crate::document::Document;
 use crate::error::{ApiError, ErrorCode, Loc, LocItem, ValidationError};
 use crate::lifecycle;
 use crate::validate::lax_bool;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// A response: status and body.
-type Answer = (u16, Value);
+pub(super) type Answer = (u16, Value);
 
 /// The client a request acts for.
 #[derive(Debug, Clone, Copy)]
@@ -22,15 +22,15 @@ struct Caller {
     permissions: Permissions,
 }
 
-fn error(err: &ApiError) -> Answer {
+pub(super) fn error(err: &ApiError) -> Answer {
     (err.status, err.body())
 }
 
-fn one(code: ErrorCode, loc: Loc, msg: &str) -> Answer {
+pub(super) fn one(code: ErrorCode, loc: Loc, msg: &str) -> Answer {
     error(&ApiError::one(code, loc, msg))
 }
 
-fn not_found_id(what: &str, id: &str) -> Answer {
+pub(super) fn not_found_id(what: &str, id: &str) -> Answer {
     let err = ValidationError::new(
         ErrorCode::NotFound,
         Loc::root("path").key("id"),
@@ -41,7 +41,7 @@ fn not_found_id(what: &str, id: &str) -> Answer {
 }
 
 /// `json_invalid` at `["body"]`, with the text sent.
-fn json_invalid(text: &str, reason: &str) -> ValidationError {
+pub(super) fn json_invalid(text: &str, reason: &str) -> ValidationError {
     ValidationError::new(
         ErrorCode::JsonInvalid,
         Loc::root("body"),
@@ -433,19 +433,6 @@ impl Simulator {
         )
     }
 
-    /// `TICK`: the files of every document exist, and every send under way arrives.
-    fn tick(&mut self) -> Answer {
-        for doc in self.documents.values_mut() {
-            doc.pdf_available = true;
-            // A proforma has no UBL (peppol.md §5).
-            doc.xml_available = doc.doc_type.is_peppol_type();
-            if doc.peppol_status == PeppolStatus::Sending {
-                doc.peppol_status = PeppolStatus::Sent;
-            }
-        }
-        (200, Value::Object(Map::new()))
-    }
-
     /// `GET /documents/{id}/ubl` (peppol.md §5): the UBL of the document as it stands
     /// and its findings, once its XML is available.
     fn ubl_of(&self, id: &str) -> Answer {
@@ -472,28 +459,6 @@ impl Simulator {
                     "the document {id} has no xml yet: a proforma never has one, another document once its files exist (xml_available)"
                 ),
             ),
-        }
-    }
-
-    /// `SET /documents/{id}`: the back office overrides state fields.
-    fn set(&mut self, id: &str, body: &Body) -> Answer {
-        let Some(stored) = self.documents.get(id) else {
-            return not_found_id("document", id);
-        };
-        let state = match body {
-            Body::Absent | Body::Json(Value::Null) => {
-                return one(ErrorCode::Missing, Loc::root("body"), "a body is required");
-            }
-            Body::Invalid { text, reason } => return error(&json_invalid(text, reason).into()),
-            Body::Json(v) => v,
-        };
-        match lifecycle::apply_state(stored, state) {
-            Ok(doc) => {
-                let answer = (200, doc.to_json());
-                self.documents.insert(id.to_owned(), doc);
-                answer
-            }
-            Err(e) => error(&e),
         }
     }
 }

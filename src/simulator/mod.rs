@@ -29,6 +29,7 @@
 //!   `exemption_mentions` keys must be VAT codes; any other unknown key inside a
 //!   record is ignored.
 
+mod async_world;
 mod auth;
 mod endpoints;
 mod request;

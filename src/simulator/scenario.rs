@@ -13,6 +13,7 @@ use crate::lifecycle;
 use crate::numbering::{JournalCategory, Numbering};
 use crate::party::{Address, Party};
 use crate::terms::PaymentTerms;
+use crate::validate::fields::in_date_range;
 use crate::vat::VatCode;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use serde_json::{Map, Value};
@@ -103,7 +104,8 @@ pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
     Ok(simulator)
 }
 
-/// A strict `YYYY-MM-DD` date (chrono alone would also take `2026-1-5`).
+/// A strict `YYYY-MM-DD` date from 0001-01-01 on (chrono alone would also take
+/// `2026-1-5`, and year 0).
 pub(crate) fn parse_date(s: &str) -> Option<NaiveDate> {
     let b = s.as_bytes();
     let shape = b.len() == 10
@@ -117,19 +119,24 @@ pub(crate) fn parse_date(s: &str) -> Option<NaiveDate> {
     if !shape {
         return None;
     }
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()
+    NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .ok()
+        .filter(|d| in_date_range(*d))
 }
 
 /// An RFC 3339 date-time (any offset, turned into UTC), or one without an offset,
-/// read as UTC.
+/// read as UTC; its UTC date must lie in 0001-01-01 … 9999-12-31, or create_date
+/// could not be written as ISO 8601.
 fn parse_date_time(s: &str) -> Option<DateTime<Utc>> {
-    if let Ok(dt) = DateTime::parse_from_rfc3339(s) {
-        return Some(dt.with_timezone(&Utc));
-    }
-    parse_date(s.get(..10)?)?;
-    NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f")
-        .ok()
-        .map(|dt| dt.and_utc())
+    let utc = if let Ok(dt) = DateTime::parse_from_rfc3339(s) {
+        dt.with_timezone(&Utc)
+    } else {
+        parse_date(s.get(..10)?)?;
+        NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f")
+            .ok()?
+            .and_utc()
+    };
+    in_date_range(utc.date_naive()).then_some(utc)
 }
 
 /// The records of a top-level list: absent or null is none.
@@ -556,6 +563,35 @@ mod tests {
         assert_eq!(t("2026-11-21"), None);
         assert_eq!(t("yesterday"), None);
         assert_eq!(t("2026-11-21T25:00:00Z"), None);
+    }
+
+    #[test]
+    fn now_and_today_outside_years_1_to_9999_are_malformed() {
+        // issue 12: create_date is written YYYY-MM-DDTHH:MM:SSZ, so now's UTC date
+        // must lie in 0001-01-01 … 9999-12-31; an offset may not push it out
+        let t = |s: &str| parse_date_time(s).map(|d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string());
+        assert_eq!(t("9999-12-31T23:00:00-05:00"), None);
+        assert_eq!(t("0001-01-01T00:00:00+01:00"), None);
+        assert_eq!(t("0000-06-01T00:00:00Z"), None);
+        assert_eq!(t("0000-06-01T00:00:00"), None);
+        assert_eq!(
+            t("9999-12-31T23:59:59Z").as_deref(),
+            Some("9999-12-31T23:59:59Z")
+        );
+        assert_eq!(
+            t("0001-01-01T00:00:00Z").as_deref(),
+            Some("0001-01-01T00:00:00Z")
+        );
+        assert_eq!(parse_date("0000-01-01"), None);
+        assert!(parse_date("0001-01-01").is_some());
+        assert!(parse_date("9999-12-31").is_some());
+        let out = crate::simulator::run(
+            br#"{"today": "9999-12-31", "now": "9999-12-31T22:00:00-03:00", "requests": []}"#,
+        );
+        assert_eq!(
+            out,
+            serde_json::json!({"error": "now: \"9999-12-31T22:00:00-03:00\" is not a valid date-time (rfc 3339)"})
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::error::{ErrorCode, Loc, ValidationError};
 use crate::number::{decimal_from_json, NumberError};
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 
@@ -172,7 +172,7 @@ pub fn date(value: &Value, loc: &Loc, key: &str, errors: &mut Errors) -> Option<
     parsed
 }
 
-/// Reads a strict `YYYY-MM-DD` text as a calendar date.
+/// Reads a strict `YYYY-MM-DD` text as a calendar date from 0001-01-01 on.
 pub fn parse_date(s: &str) -> Option<NaiveDate> {
     let b = s.as_bytes();
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
@@ -184,7 +184,13 @@ pub fn parse_date(s: &str) -> Option<NaiveDate> {
         })
     };
     let year = i32::try_from(num(0..4)?).ok()?;
-    NaiveDate::from_ymd_opt(year, num(5..7)?, num(8..10)?)
+    NaiveDate::from_ymd_opt(year, num(5..7)?, num(8..10)?).filter(|d| in_date_range(*d))
+}
+
+/// Whether a date lies in 0001-01-01 … 9999-12-31, the dates the interface writes
+/// (ISO 8601 with a four-digit year). Year 0 is refused as pydantic refuses it.
+pub fn in_date_range(date: NaiveDate) -> bool {
+    (1..=9999).contains(&date.year())
 }
 
 /// The bounds and decimal places a number field takes.

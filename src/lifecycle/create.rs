@@ -1,0 +1,548 @@
+//! Create: a document from a request body (decisions.md §5, §7, §8, §9).
+//!
+//! In named steps: the permissions and the `send_peppol` query, the body's fields,
+//! the rules that read the context, then the document with its defaults and number,
+//! and the send asked for on creation.
+
+use super::amounts::{check_paid, compute_amounts, exemptions};
+use super::dates::{bounded_due_date, check_in_range, check_not_future, check_period};
+use super::{at, body_loc, body_object, permission_denied, resolve_relation};
+use crate::compute::{Computation, PaymentStatus};
+use crate::context::{
+    Company, Context, DeliveryLocation, Journal, Permissions, Relation, RelationKind,
+};
+use crate::document::{AccountingStatus, Document, DocumentType, Line, MailStatus, PeppolStatus};
+use crate::error::{ApiError, ErrorCode, ValidationError};
+use crate::money::Currency;
+use crate::numbering::{JournalCategory, Window};
+use crate::remittance::StructuredReference;
+use crate::terms::PaymentTerms;
+use crate::validate::body::{self, BodyFields, BODY_KEYS, DERIVED_FIELDS};
+use crate::validate::fields::{check_keys, missing, one_of, Errors, Field, Slot};
+use crate::validate::lax_bool_text;
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde_json::{json, Map, Value};
+
+/// The number a create drew: the caller advances the journal's counter past it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DrawnNumber {
+    /// The journal.
+    pub journal_id: String,
+    /// The counter's window.
+    pub window: Window,
+    /// The sequence drawn.
+    pub sequence: u64,
+}
+
+/// A created document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Created {
+    /// The document, to store.
+    pub document: Document,
+    /// The number drawn, to commit.
+    pub number: DrawnNumber,
+    /// Set when `send_peppol` was asked for and the send could not be started: the
+    /// document exists all the same (store it), and this is the answer (`send_failed`).
+    pub send_error: Option<ApiError>,
+}
+
+/// Creates a document from a request body (decisions.md §5, §7, §8, §9).
+///
+/// `send_peppol` is the raw text of the query parameter, if given. `id` is the id the
+/// caller gives the document if it is created.
+pub fn create(
+    ctx: &dyn Context,
+    permissions: Permissions,
+    send_peppol: Option<&str>,
+    body: Option<&Value>,
+    id: &str,
+) -> Result<Created, ApiError> {
+    let send = send_asked(permissions, send_peppol)?;
+    let mut errors = Errors::default();
+    if let (None, Some(text)) = (send, send_peppol) {
+        errors.push_input(
+            ErrorCode::BoolParsing,
+            at(&["query", "send_peppol"]),
+            "input should be a valid boolean",
+            &Value::String(text.to_owned()),
+        );
+    }
+    let obj = match body_object(body) {
+        Ok(obj) => obj,
+        Err(e) => {
+            errors.0.extend(e.errors);
+            return Err(ApiError::new(errors.0));
+        }
+    };
+    let request = read_request(ctx.company(), obj, &mut errors);
+    let checked = check_rules(ctx, request, send, &mut errors);
+    if !errors.is_empty() {
+        return Err(ApiError::new(errors.0));
+    }
+    let Some(checked) = checked else {
+        // Every None above recorded an error; this is unreachable in practice.
+        return Err(ApiError::one(
+            ErrorCode::Missing,
+            body_loc(),
+            "the body is incomplete",
+        ));
+    };
+    Ok(build(ctx, checked, send == Some(true), id))
+}
+
+/// The `send_peppol` query read as a boolean (`None` if it is not one), after the
+/// permissions: c is required, and u too for send_peppol; checked first
+/// (decisions.md §7).
+fn send_asked(
+    permissions: Permissions,
+    send_peppol: Option<&str>,
+) -> Result<Option<bool>, ApiError> {
+    if !permissions.create {
+        return Err(permission_denied("creating a document"));
+    }
+    let send = match send_peppol {
+        None => Some(false),
+        Some(text) => lax_bool_text(text),
+    };
+    if send == Some(true) && !permissions.update {
+        return Err(permission_denied("sending a document on creation"));
+    }
+    Ok(send)
+}
+
+/// The fields of a create body, each read for its shape.
+struct Request {
+    doc_type: Option<DocumentType>,
+    journal_id: Field<String>,
+    /// The currency of a body that sends none: EUR, if the company accepts it.
+    fallback: Option<Currency>,
+    fields: BodyFields,
+}
+
+/// Reads the body's keys and fields for their shape (the first layer of decisions.md §9).
+fn read_request(company: &Company, obj: &Map<String, Value>, errors: &mut Errors) -> Request {
+    let loc = body_loc();
+    check_keys(obj, &loc, BODY_KEYS, DERIVED_FIELDS, errors);
+    let doc_type = match Slot::of(obj, "type").value() {
+        None => {
+            missing(&loc, "type", errors);
+            None
+        }
+        Some(v) => one_of(
+            v,
+            &loc,
+            "type",
+            DocumentType::parse,
+            "'sale_invoice', 'sale_credit_note', 'purchase_invoice', 'purchase_credit_note' or 'proforma_invoice'",
+            errors,
+        ),
+    };
+    let journal_id = Field::read(Slot::of(obj, "journal_id"), |v| {
+        crate::validate::fields::string(v, &loc, "journal_id", None, errors)
+    });
+    let fallback = company.accepts_currency("EUR").then_some(Currency::EUR);
+    let fields = body::read(obj, &loc, company, fallback, errors);
+    Request {
+        doc_type,
+        journal_id,
+        fallback,
+        fields,
+    }
+}
+
+/// What a create needs once every rule passed.
+struct Checked {
+    doc_type: DocumentType,
+    relation: Relation,
+    journal: Journal,
+    dates: Dates,
+    currency: Currency,
+    computation: Computation,
+    paid: Decimal,
+    lines: Vec<Line>,
+    /// The other fields (`lines` taken out).
+    fields: BodyFields,
+}
+
+/// The rules that read other fields or the context, each only when the fields it
+/// reads are valid (the second layer of decisions.md §9).
+fn check_rules(
+    ctx: &dyn Context,
+    request: Request,
+    send: Option<bool>,
+    errors: &mut Errors,
+) -> Option<Checked> {
+    let Request {
+        doc_type,
+        journal_id,
+        fallback,
+        mut fields,
+    } = request;
+    let f = &fields;
+    if matches!(f.relation_id, Field::Absent | Field::Null) {
+        missing(&body_loc(), "relation_id", errors);
+    }
+    let relation = resolve_relation(ctx, &f.relation_id, errors);
+    let journal = resolve_create_journal(ctx, doc_type, &journal_id, errors);
+    if let Some(lid) = f.delivery_location_id.valid() {
+        check_delivery_location(ctx.delivery_location(lid), lid, relation.as_ref(), errors);
+    }
+    if let Some(t) = doc_type {
+        check_type(ctx.company(), t, send, errors);
+    }
+    let today = ctx.today();
+    check_not_future(&f.issue_date, "issue_date", today, errors);
+    check_not_future(&f.delivery_date, "delivery_date", today, errors);
+    check_period(
+        f.period_start.valid().copied(),
+        f.period_end.valid().copied(),
+        errors,
+    );
+    let dates = derive_dates(ctx, f, relation.as_ref(), errors);
+    check_in_range(
+        ctx.now().date_naive(),
+        "create_date (the clock's date)",
+        body_loc(),
+        errors,
+    );
+    let currency = currency_or_fallback(&f.currency, fallback, errors);
+    let (computation, paid) = check_amounts(currency, f, errors);
+    let Field::Valid(lines) = std::mem::replace(&mut fields.lines, Field::Absent) else {
+        return None;
+    };
+    Some(Checked {
+        doc_type: doc_type?,
+        relation: relation?,
+        journal: journal?,
+        dates: dates?,
+        currency: currency?,
+        computation: computation?,
+        paid: paid?,
+        lines,
+        fields,
+    })
+}
+
+/// The dates a create derives.
+struct Dates {
+    /// The issue date sent, else today.
+    issue_date: NaiveDate,
+    /// The terms sent, else the company relation's, else the default.
+    payment_terms: PaymentTerms,
+    /// Derived from both (decisions.md §4b).
+    due_date: NaiveDate,
+}
+
+/// The issue date, payment terms and due date, when the fields they read are valid;
+/// a due date past 9999-12-31 is refused at the field that pushed it there: the
+/// issue_date when only it was sent, else payment_terms.
+fn derive_dates(
+    ctx: &dyn Context,
+    f: &BodyFields,
+    relation: Option<&Relation>,
+    errors: &mut Errors,
+) -> Option<Dates> {
+    if f.issue_date.is_invalid() || f.payment_terms.is_invalid() {
+        return None;
+    }
+    let issue_date = if let Some(d) = f.issue_date.valid() {
+        *d
+    } else {
+        let today = ctx.today();
+        let what = format!("the default issue_date (today, {today})");
+        if !check_in_range(today, &what, body_loc().key("issue_date"), errors) {
+            return None;
+        }
+        today
+    };
+    let payment_terms = match f.payment_terms.valid() {
+        Some(t) => *t,
+        None => match relation?.kind {
+            RelationKind::Company => relation?.payment_terms,
+            RelationKind::Contact => None,
+        }
+        .unwrap_or(PaymentTerms::DEFAULT),
+    };
+    let key = if f.issue_date.valid().is_some() && f.payment_terms.valid().is_none() {
+        "issue_date"
+    } else {
+        "payment_terms"
+    };
+    let due_date = bounded_due_date(payment_terms, issue_date, body_loc().key(key), errors)?;
+    Some(Dates {
+        issue_date,
+        payment_terms,
+        due_date,
+    })
+}
+
+/// A delivery location must exist and belong to the document's relation.
+fn check_delivery_location(
+    found: Option<DeliveryLocation>,
+    lid: &str,
+    relation: Option<&Relation>,
+    errors: &mut Errors,
+) {
+    let loc = body_loc().key("delivery_location_id");
+    let Some(location) = found else {
+        errors.push_input(
+            ErrorCode::DeliveryLocationNotFound,
+            loc,
+            format!("no delivery location has the id {lid:?}"),
+            &Value::String(lid.to_owned()),
+        );
+        return;
+    };
+    if let Some(rel) = relation {
+        if location.relation_id != rel.id {
+            errors.push_ctx(
+                ErrorCode::DeliveryLocationRelationMismatch,
+                loc,
+                format!("the delivery location {lid:?} belongs to another relation"),
+                Some(&Value::String(lid.to_owned())),
+                json!({"relation_id": location.relation_id}),
+            );
+        }
+    }
+}
+
+/// The rules of the type: self-billing types need self-billing (interface.md create
+/// rule 4), and send_peppol needs a type Peppol carries (decisions.md §7).
+fn check_type(company: &Company, t: DocumentType, send: Option<bool>, errors: &mut Errors) {
+    if t.is_self_billing() && !company.self_billing {
+        errors.push(
+            ErrorCode::SelfBillingDisabled,
+            body_loc().key("type"),
+            format!(
+                "{} is a self-billing document and self-billing is not enabled on the company",
+                t.as_str()
+            ),
+        );
+    }
+    if send == Some(true) && !t.is_peppol_type() {
+        errors.push(
+            ErrorCode::NotPeppolType,
+            at(&["query", "send_peppol"]),
+            format!("peppol does not carry a {}", t.as_str()),
+        );
+    }
+}
+
+/// The currency sent, else EUR when the company accepts it (decisions.md §2).
+fn currency_or_fallback(
+    currency: &Field<Currency>,
+    fallback: Option<Currency>,
+    errors: &mut Errors,
+) -> Option<Currency> {
+    match currency {
+        Field::Valid(c) => Some(*c),
+        Field::Invalid => None,
+        Field::Absent | Field::Null => {
+            if fallback.is_none() {
+                errors.push(
+                    ErrorCode::CurrencyNotSupported,
+                    body_loc().key("currency"),
+                    "the company does not accept the default currency EUR: send a currency",
+                );
+            }
+            fallback
+        }
+    }
+}
+
+/// The lines are required; the amounts are computed when lines, allowances and
+/// currency are valid, and paid_amount (0 by default) may not exceed the total.
+fn check_amounts(
+    currency: Option<Currency>,
+    f: &BodyFields,
+    errors: &mut Errors,
+) -> (Option<Computation>, Option<Decimal>) {
+    if matches!(f.lines, Field::Absent | Field::Null) {
+        missing(&body_loc(), "lines", errors);
+    }
+    let acs = match &f.allowance_charges {
+        Field::Valid(v) => Some(v.as_slice()),
+        Field::Absent | Field::Null => Some(&[][..]),
+        Field::Invalid => None,
+    };
+    let computation = match (currency, f.lines.valid(), acs) {
+        (Some(c), Some(lines), Some(acs)) => compute_amounts(c, lines, acs, errors),
+        _ => None,
+    };
+    let paid = match &f.paid_amount {
+        Field::Valid(p) => Some(*p),
+        Field::Absent | Field::Null => Some(Decimal::ZERO),
+        Field::Invalid => None,
+    };
+    if let (Some(c), Some(p)) = (&computation, paid) {
+        check_paid(p, c, errors);
+    }
+    (computation, paid)
+}
+
+/// The created document: defaults, number, communication and statuses
+/// (decisions.md §5), and the send asked for on creation.
+fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Created {
+    let Checked {
+        doc_type,
+        relation,
+        journal,
+        dates,
+        currency,
+        computation,
+        paid,
+        lines,
+        fields: f,
+    } = checked;
+    let company = ctx.company();
+    let Dates {
+        issue_date,
+        payment_terms,
+        due_date,
+    } = dates;
+    let window = journal.numbering.window(issue_date);
+    let sequence = ctx.next_sequence(&journal, window);
+    let document_number = journal
+        .numbering
+        .number(&journal.prefix, issue_date, sequence);
+    let legal_notice = match f.legal_notice {
+        Field::Valid(s) => Some(s),
+        _ if doc_type == DocumentType::SaleInvoice => company.legal_notice.clone(),
+        _ => None,
+    };
+    let mut document = Document {
+        id: id.to_owned(),
+        doc_type,
+        origin: "api".to_owned(),
+        payment_remittance: StructuredReference::from_document_number(&document_number),
+        document_number,
+        numbering: journal.numbering,
+        numbered_on: issue_date,
+        journal_id: journal.id.clone(),
+        relation_id: relation.id.clone(),
+        relation_type: relation.kind,
+        delivery_location_id: f.delivery_location_id.into_valid(),
+        issue_date,
+        due_date,
+        payment_terms,
+        tax_point_date: f.tax_point_date.into_valid(),
+        delivery_date: f.delivery_date.into_valid(),
+        period_start: f.period_start.into_valid(),
+        period_end: f.period_end.into_valid(),
+        order_number: f.order_number.into_valid(),
+        despatch_reference: f.despatch_reference.into_valid(),
+        buyer_reference: f.buyer_reference.into_valid(),
+        legal_notice,
+        currency,
+        paid_amount: paid,
+        lines,
+        allowance_charges: f.allowance_charges.into_valid().unwrap_or_default(),
+        exemptions: exemptions(company, &computation),
+        payment_status: PaymentStatus::derive(paid, computation.total_amount),
+        computation,
+        create_date: ctx.now(),
+        accounting_status: AccountingStatus::Waiting,
+        peppol_status: PeppolStatus::NotSent,
+        mail_status: MailStatus::NotSent,
+        pdf_available: false,
+        xml_available: false,
+    };
+    let send_error = if send {
+        start_send(ctx, &mut document, &relation)
+    } else {
+        None
+    };
+    Created {
+        document,
+        number: DrawnNumber {
+            journal_id: journal.id,
+            window,
+            sequence,
+        },
+        send_error,
+    }
+}
+
+/// A send asked for on creation: the document is sending, or, for a recipient not on
+/// Peppol, `send_failed` naming the created document (decisions.md §7); then, for a
+/// company that enforces the Peppol rules, `send_failed` with the document's findings
+/// (peppol.md §3).
+fn start_send(ctx: &dyn Context, document: &mut Document, relation: &Relation) -> Option<ApiError> {
+    if relation.peppol {
+        let loc = at(&["query", "send_peppol"]);
+        if let Err(e) = crate::peppol::enforce_rules(ctx, document, relation, loc) {
+            return Some(e);
+        }
+        document.peppol_status = PeppolStatus::Sending;
+        return None;
+    }
+    let id = &document.id;
+    Some(ApiError::new(vec![ValidationError::new(
+        ErrorCode::SendFailed,
+        at(&["query", "send_peppol"]),
+        format!(
+            "the document {id} was created and numbered {}, but its recipient cannot receive on peppol: retry with POST /documents/{id}/send",
+            document.document_number
+        ),
+    )
+    .with_ctx(json!({"document_id": id}))]))
+}
+
+/// The journal of a create: the one given, which must fit the type, else the default
+/// journal of the type's category (decisions.md §5).
+fn resolve_create_journal(
+    ctx: &dyn Context,
+    doc_type: Option<DocumentType>,
+    journal_id: &Field<String>,
+    errors: &mut Errors,
+) -> Option<Journal> {
+    let loc = body_loc().key("journal_id");
+    match journal_id {
+        Field::Invalid => None,
+        Field::Valid(jid) => {
+            let Some(journal) = ctx.journal(jid) else {
+                errors.push_input(
+                    ErrorCode::JournalNotFound,
+                    loc,
+                    format!("no journal has the id {jid:?}"),
+                    &Value::String(jid.clone()),
+                );
+                return None;
+            };
+            let t = doc_type?;
+            if journal.category == JournalCategory::of(t) {
+                Some(journal)
+            } else {
+                errors.push_ctx(
+                    ErrorCode::JournalCategoryMismatch,
+                    loc,
+                    format!(
+                        "the journal {jid:?} takes {} documents, a {} needs a {} journal",
+                        journal.category,
+                        t.as_str(),
+                        JournalCategory::of(t)
+                    ),
+                    Some(&Value::String(jid.clone())),
+                    json!({"category": journal.category.as_str(), "expected": JournalCategory::of(t).as_str()}),
+                );
+                None
+            }
+        }
+        Field::Absent | Field::Null => {
+            let t = doc_type?;
+            let found = ctx.default_journal(JournalCategory::of(t));
+            if found.is_none() {
+                errors.push(
+                    ErrorCode::NoDefaultJournal,
+                    loc,
+                    format!(
+                        "no journal given and the company has no default {} journal",
+                        JournalCategory::of(t)
+                    ),
+                );
+            }
+            found
+        }
+    }
+}

@@ -1,0 +1,443 @@
+//! PATCH: a body applied to a stored document (decisions.md §6, §9).
+//!
+//! In named steps on a [`Patching`]: the read-only and non-nullable keys, then the
+//! relation and delivery location, the dates, the texts, the amounts; every change to
+//! a locked document is refused (`document_locked`) but paid_amount.
+
+use super::amounts::{check_paid, compute_amounts, exemptions};
+use super::dates::{bounded_due_date, check_not_future, check_period};
+use super::{at, body_loc, body_object, permission_denied, resolve_relation};
+use crate::compute::{self, AllowanceCharge, PaymentStatus};
+use crate::context::{Company, Context, Permissions};
+use crate::document::{AccountingStatus, Document};
+use crate::error::{ApiError, ErrorCode, Loc};
+use crate::validate::body::{self, BodyFields, BODY_KEYS, DERIVED_FIELDS};
+use crate::validate::fields::{check_keys, Errors, Field};
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde_json::{json, Map, Value};
+
+/// Applies a PATCH body to a stored document (decisions.md §6). Returns the updated
+/// document to store; a refused PATCH changes nothing.
+pub fn patch(
+    ctx: &dyn Context,
+    permissions: Permissions,
+    stored: &Document,
+    body: Option<&Value>,
+) -> Result<Document, ApiError> {
+    if !permissions.update {
+        return Err(permission_denied("updating a document"));
+    }
+    // decisions.md §6, §9: a deleted document takes no change, even {}
+    if stored.accounting_status == AccountingStatus::Deleted {
+        return Err(ApiError::one(
+            ErrorCode::DocumentDeleted,
+            at(&["path", "id"]),
+            format!("the document {} is deleted and takes no change", stored.id),
+        ));
+    }
+    let obj = body_object(body)?;
+    let mut errors = Errors::default();
+    check_keys(obj, &body_loc(), BODY_KEYS, DERIVED_FIELDS, &mut errors);
+    check_fixed_keys(obj, stored, &mut errors);
+    let company = ctx.company();
+    let f = body::read(
+        obj,
+        &body_loc(),
+        company,
+        Some(stored.currency),
+        &mut errors,
+    );
+    let mut p = Patching {
+        stored,
+        next: stored.clone(),
+        locked: stored.is_locked(),
+        errors,
+    };
+    p.relation_and_location(ctx, &f);
+    p.dates(ctx.today(), &f);
+    p.due_date(&f);
+    p.texts(&f);
+    let paid_sent = matches!(f.paid_amount, Field::Valid(_));
+    p.amounts(company, f);
+    if !p.errors.is_empty() {
+        return Err(ApiError::new(p.errors.0));
+    }
+    Ok(p.derive(paid_sent))
+}
+
+/// The keys a PATCH may not change: type and journal_id are read-only (absent, null
+/// or the same value pass), and null is refused where a value is required
+/// (decisions.md §6).
+fn check_fixed_keys(obj: &Map<String, Value>, stored: &Document, errors: &mut Errors) {
+    let loc = body_loc();
+    for (key, current) in [
+        ("type", stored.doc_type.as_str()),
+        ("journal_id", stored.journal_id.as_str()),
+    ] {
+        match obj.get(key) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) if s == current => {}
+            Some(v) => errors.push_input(
+                ErrorCode::ReadOnly,
+                loc.key(key),
+                format!("{key} is read-only after creation"),
+                v,
+            ),
+        }
+    }
+    for key in [
+        "relation_id",
+        "issue_date",
+        "payment_terms",
+        "currency",
+        "lines",
+        "paid_amount",
+    ] {
+        if obj.get(key) == Some(&Value::Null) {
+            errors.push(
+                ErrorCode::NullNotAllowed,
+                loc.key(key),
+                format!("{key} cannot be null"),
+            );
+        }
+    }
+}
+
+/// A PATCH under way: the stored document, the next one, and the errors so far.
+struct Patching<'a> {
+    stored: &'a Document,
+    next: Document,
+    /// Whether the document has left or is booked (decisions.md §6).
+    locked: bool,
+    errors: Errors,
+}
+
+impl Patching<'_> {
+    /// A change of `key` on a locked document is refused.
+    fn changed(&mut self, key: &str) {
+        if self.locked {
+            self.errors.push(
+                ErrorCode::DocumentLocked,
+                body_loc().key(key),
+                format!("the document has left or is booked: {key} can no longer change, only paid_amount may"),
+            );
+        }
+    }
+
+    /// The relation (a change keeps the payment terms, decisions.md §6) and the
+    /// delivery location, which must exist and belong to the (new) relation.
+    fn relation_and_location(&mut self, ctx: &dyn Context, f: &BodyFields) {
+        let mut relation_ok = !f.relation_id.is_invalid();
+        if f.relation_id.valid().is_some() {
+            match resolve_relation(ctx, &f.relation_id, &mut self.errors) {
+                Some(rel) => {
+                    if rel.id != self.stored.relation_id {
+                        self.changed("relation_id");
+                    }
+                    self.next.relation_id = rel.id;
+                    self.next.relation_type = rel.kind;
+                }
+                None => relation_ok = false,
+            }
+        }
+        let location_ok = self.location(ctx, &f.delivery_location_id);
+        if relation_ok && location_ok {
+            self.location_fits_relation(ctx);
+        }
+    }
+
+    /// The delivery location sent, if any; false when it names no location.
+    fn location(&mut self, ctx: &dyn Context, field: &Field<String>) -> bool {
+        let loc = body_loc().key("delivery_location_id");
+        match field {
+            Field::Valid(lid) => {
+                let mut ok = true;
+                if ctx.delivery_location(lid).is_none() {
+                    self.errors.push_input(
+                        ErrorCode::DeliveryLocationNotFound,
+                        loc,
+                        format!("no delivery location has the id {lid:?}"),
+                        &Value::String(lid.clone()),
+                    );
+                    ok = false;
+                } else if self.stored.delivery_location_id.as_deref() != Some(lid.as_str()) {
+                    self.changed("delivery_location_id");
+                }
+                self.next.delivery_location_id = Some(lid.clone());
+                ok
+            }
+            Field::Null => {
+                if self.stored.delivery_location_id.is_some() {
+                    self.changed("delivery_location_id");
+                }
+                self.next.delivery_location_id = None;
+                true
+            }
+            Field::Invalid => false,
+            Field::Absent => true,
+        }
+    }
+
+    /// A location left attached must belong to the (new) relation.
+    fn location_fits_relation(&mut self, ctx: &dyn Context) {
+        let Some(location) = self
+            .next
+            .delivery_location_id
+            .as_deref()
+            .and_then(|l| ctx.delivery_location(l))
+        else {
+            return;
+        };
+        if location.relation_id != self.next.relation_id {
+            self.errors.push_ctx(
+                ErrorCode::DeliveryLocationRelationMismatch,
+                body_loc().key("delivery_location_id"),
+                format!(
+                    "the delivery location {:?} belongs to another relation",
+                    location.id
+                ),
+                None,
+                json!({"relation_id": location.relation_id}),
+            );
+        }
+    }
+
+    /// issue_date (not in the future, in its number's window), payment_terms, the
+    /// optional dates and the period.
+    fn dates(&mut self, today: NaiveDate, f: &BodyFields) {
+        if let Field::Valid(d) = f.issue_date {
+            check_not_future(&f.issue_date, "issue_date", today, &mut self.errors);
+            self.issue_date_in_window(d);
+            if d != self.stored.issue_date {
+                self.changed("issue_date");
+            }
+            self.next.issue_date = d;
+        }
+        if let Field::Valid(t) = f.payment_terms {
+            if t != self.stored.payment_terms {
+                self.changed("payment_terms");
+            }
+            self.next.payment_terms = t;
+        }
+        check_not_future(&f.delivery_date, "delivery_date", today, &mut self.errors);
+        let optional_dates = [
+            ("tax_point_date", &f.tax_point_date),
+            ("delivery_date", &f.delivery_date),
+            ("period_start", &f.period_start),
+            ("period_end", &f.period_end),
+        ];
+        for (key, field) in optional_dates {
+            let new = match field {
+                Field::Valid(d) => Some(*d),
+                Field::Null => None,
+                _ => continue,
+            };
+            let slot = match key {
+                "tax_point_date" => &mut self.next.tax_point_date,
+                "delivery_date" => &mut self.next.delivery_date,
+                "period_start" => &mut self.next.period_start,
+                _ => &mut self.next.period_end,
+            };
+            let changed = new != *slot;
+            *slot = new;
+            if changed {
+                self.changed(key);
+            }
+        }
+        if !f.period_start.is_invalid() && !f.period_end.is_invalid() {
+            check_period(
+                self.next.period_start,
+                self.next.period_end,
+                &mut self.errors,
+            );
+        }
+    }
+
+    /// decisions.md §6: a change of issue_date or payment_terms re-derives due_date,
+    /// which must not fall after 9999-12-31: refused at the field that pushed it
+    /// there (issue_date when only it was sent, else payment_terms).
+    fn due_date(&mut self, f: &BodyFields) {
+        if f.issue_date.is_invalid() || f.payment_terms.is_invalid() {
+            return;
+        }
+        let key = if f.issue_date.valid().is_some() && f.payment_terms.valid().is_none() {
+            "issue_date"
+        } else {
+            "payment_terms"
+        };
+        let next = &mut self.next;
+        if let Some(d) = bounded_due_date(
+            next.payment_terms,
+            next.issue_date,
+            body_loc().key(key),
+            &mut self.errors,
+        ) {
+            next.due_date = d;
+        }
+    }
+
+    /// decisions.md §6: issue_date stays in the window its number was drawn in.
+    fn issue_date_in_window(&mut self, d: NaiveDate) {
+        let stored = self.stored;
+        if !stored.numbering.keeps_window(stored.numbered_on, d) {
+            self.errors.push_ctx(
+                ErrorCode::IssueDateOutsideNumberWindow,
+                body_loc().key("issue_date"),
+                format!(
+                    "the number {} was drawn in a {} window that does not hold {d}",
+                    stored.document_number, stored.numbering
+                ),
+                Some(&Value::String(d.to_string())),
+                json!({"numbering": stored.numbering.as_str(), "numbered_on": stored.numbered_on.to_string()}),
+            );
+        }
+    }
+
+    /// The optional texts: order_number, despatch_reference, buyer_reference,
+    /// legal_notice.
+    fn texts(&mut self, f: &BodyFields) {
+        let texts = [
+            ("order_number", &f.order_number),
+            ("despatch_reference", &f.despatch_reference),
+            ("buyer_reference", &f.buyer_reference),
+            ("legal_notice", &f.legal_notice),
+        ];
+        for (key, field) in texts {
+            let new = match field {
+                Field::Valid(s) => Some(s.clone()),
+                Field::Null => None,
+                _ => continue,
+            };
+            let slot = match key {
+                "order_number" => &mut self.next.order_number,
+                "despatch_reference" => &mut self.next.despatch_reference,
+                "buyer_reference" => &mut self.next.buyer_reference,
+                _ => &mut self.next.legal_notice,
+            };
+            let changed = new != *slot;
+            *slot = new;
+            if changed {
+                self.changed(key);
+            }
+        }
+    }
+
+    /// currency, paid_amount, lines and allowance_charges, then everything is
+    /// recomputed and paid_amount checked against the new total.
+    fn amounts(&mut self, company: &Company, f: BodyFields) {
+        let currency_changed = matches!(f.currency, Field::Valid(c) if c != self.stored.currency);
+        if let Field::Valid(c) = f.currency {
+            if c != self.stored.currency {
+                self.changed("currency");
+            }
+            self.next.currency = c;
+        }
+        // decisions.md §2: a new currency does not silently round the stored amounts
+        if currency_changed {
+            stored_amounts_fit(&self.next, &f, &mut self.errors);
+        }
+        let paid_invalid = f.paid_amount.is_invalid();
+        if let Field::Valid(p) = f.paid_amount {
+            self.next.paid_amount = p;
+        }
+        let inputs_valid =
+            !f.currency.is_invalid() && !f.lines.is_invalid() && !f.allowance_charges.is_invalid();
+        // decisions.md §6: lines and allowance_charges sent are always a change
+        if let Field::Valid(lines) = f.lines {
+            self.changed("lines");
+            self.next.lines = lines;
+        }
+        match f.allowance_charges {
+            Field::Valid(acs) => {
+                self.changed("allowance_charges");
+                self.next.allowance_charges = acs;
+            }
+            Field::Null => {
+                self.changed("allowance_charges");
+                self.next.allowance_charges = Vec::new();
+            }
+            _ => {}
+        }
+        if inputs_valid {
+            self.recompute(company, paid_invalid);
+        }
+    }
+
+    /// The amounts of the next document, and paid_amount against its total.
+    fn recompute(&mut self, company: &Company, paid_invalid: bool) {
+        let next = &mut self.next;
+        if let Some(c) = compute_amounts(
+            next.currency,
+            &next.lines,
+            &next.allowance_charges,
+            &mut self.errors,
+        ) {
+            if !paid_invalid {
+                check_paid(next.paid_amount, &c, &mut self.errors);
+            }
+            next.exemptions = exemptions(company, &c);
+            next.computation = c;
+        }
+    }
+
+    /// The derived field of an accepted PATCH: the payment status, which follows a new paid amount or a new total; otherwise a status a
+    /// back-office override set is kept.
+    fn derive(self, paid_sent: bool) -> Document {
+        let mut next = self.next;
+        if paid_sent || next.computation.total_amount != self.stored.computation.total_amount {
+            next.payment_status =
+                PaymentStatus::derive(next.paid_amount, next.computation.total_amount);
+        }
+        next
+    }
+}
+
+/// After a currency change, the stored amounts the body did not resend must fit the
+/// new currency's minor unit: they are refused (`decimal_max_places` at their place),
+/// never rounded (decisions.md §2).
+fn stored_amounts_fit(next: &Document, f: &BodyFields, errors: &mut Errors) {
+    let c = next.currency;
+    let refuse = |errors: &mut Errors, loc: Loc, value: Decimal| {
+        errors.push_ctx(
+            ErrorCode::DecimalMaxPlaces,
+            loc,
+            format!("the stored amount {value} has more decimals than {c} allows: send it again"),
+            None,
+            json!({"decimal_places": c.minor_unit()}),
+        );
+    };
+    let fixed = |ac: &AllowanceCharge| match ac.value {
+        compute::AllowanceValue::Amount(a) if !c.fits_minor_unit(a) => Some(a),
+        _ => None,
+    };
+    if !f.paid_amount.is_sent() && !c.fits_minor_unit(next.paid_amount) {
+        refuse(errors, body_loc().key("paid_amount"), next.paid_amount);
+    }
+    if !f.allowance_charges.is_sent() {
+        for (j, ac) in next.allowance_charges.iter().enumerate() {
+            if let Some(a) = fixed(ac) {
+                refuse(
+                    errors,
+                    body_loc().key("allowance_charges").index(j).key("amount"),
+                    a,
+                );
+            }
+        }
+    }
+    if !f.lines.is_sent() {
+        for (i, line) in next.lines.iter().enumerate() {
+            for (j, ac) in line.pricing.allowance_charges.iter().enumerate() {
+                if let Some(a) = fixed(ac) {
+                    let loc = body_loc()
+                        .key("lines")
+                        .index(i)
+                        .key("allowance_charges")
+                        .index(j)
+                        .key("amount");
+                    refuse(errors, loc, a);
+                }
+            }
+        }
+    }
+}
