@@ -41,6 +41,8 @@ fn quickstart_amounts_match_the_hand_computation() {
     let expect = [
         j(&format!(r#"{{"status": 201, "body": {document}}}"#)),
         j(&format!(r#"{{"status": 200, "body": {document}}}"#)),
+        j(r#"{"status": 200, "body": {}}"#),
+        j(r#"{"status": 200, "body": {"findings": []}}"#),
     ];
     if let Err(e) = check_expectations(&result, &expect) {
         panic!("{e}\n{result}");
