@@ -76,7 +76,7 @@ fn message(rule: &str) -> &'static str {
 }
 
 /// XPath's `normalize-space`: spaces, tabs, CR and LF collapsed and trimmed.
-fn normalize_space(s: &str) -> String {
+pub(crate) fn normalize_space(s: &str) -> String {
     s.split([' ', '\t', '\r', '\n'])
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
@@ -255,14 +255,14 @@ fn written(doc: &Document) -> Written {
 
 /// The findings being collected, one per (rule, loc).
 #[derive(Default)]
-struct Found(BTreeSet<(String, Loc)>);
+pub(crate) struct Found(BTreeSet<(String, Loc)>);
 
 impl Found {
-    fn add(&mut self, rule: &str, loc: Loc) {
+    pub(crate) fn add(&mut self, rule: &str, loc: Loc) {
         self.0.insert((rule.to_owned(), loc));
     }
 
-    fn at(&mut self, rule: &str, path: &[&str]) {
+    pub(crate) fn at(&mut self, rule: &str, path: &[&str]) {
         self.add(rule, Loc(path.iter().map(|k| LocItem::from(*k)).collect()));
     }
 
@@ -285,7 +285,6 @@ pub(crate) fn findings(
     roles: &Roles<'_>,
     location: Option<&DeliveryLocation>,
 ) -> Vec<Finding> {
-    let _ = kind;
     let w = written(doc);
     let mut f = Found::default();
     document_rules(doc, &mut f);
@@ -296,6 +295,7 @@ pub(crate) fn findings(
     currency_rules(&w, &mut f);
     sum_rules(&w, &mut f);
     category_rules(&w, roles, &mut f);
+    super::national::national_rules(doc, kind, roles, location, &mut f);
     f.finish()
 }
 
@@ -381,6 +381,7 @@ fn scheme_value_rules(scheme: &str, value: &str, path: &[&str], f: &mut Found) {
                     .is_some_and(|s| s.bytes().all(|b| b.is_ascii_digit()))
         }
         "0208" => digits(&v, 10) && mod97_0208(&v),
+        "0007" => v.chars().count() == 10 && super::national::swedish_orgnr(&v),
         _ => return,
     };
     if !ok {
@@ -390,6 +391,7 @@ fn scheme_value_rules(scheme: &str, value: &str, path: &[&str], f: &mut Found) {
             "0184" => "PEPPOL-COMMON-R042",
             "0096" => "PEPPOL-COMMON-R052",
             "0198" => "PEPPOL-COMMON-R053",
+            "0007" => "PEPPOL-COMMON-R049",
             _ => "PEPPOL-COMMON-R043",
         };
         f.at(rule, path);
@@ -417,7 +419,7 @@ fn gln(v: &str) -> bool {
 }
 
 /// The Norwegian organisation number check (`u:mod11`).
-fn mod11(v: &str) -> bool {
+pub(crate) fn mod11(v: &str) -> bool {
     let d = digit_values(v);
     let Some((&check, body)) = d.split_last() else {
         return false;

@@ -47,6 +47,7 @@
 
 mod codes;
 mod findings;
+mod national;
 mod writer;
 mod xml;
 

@@ -231,3 +231,200 @@ fn ubl_path_xml_not_available_and_unknown_id() {
     assert_eq!(r[8]["status"], 401);
     assert_eq!(r[9]["status"], 405);
 }
+
+/// The findings' rules of a sale invoice (or credit note) between a company and a
+/// relation of the given countries, VAT numbers and extra party keys.
+// The values are built at each call for this call alone: taking them by value reads best.
+#[allow(clippy::needless_pass_by_value)]
+fn national(doc_type: &str, seller: Value, buyer: Value, body_extra: Value) -> Vec<String> {
+    let mut company = serde_json::json!({"name": "Seller", "peppol_id": "0208:0123456749",
+        "iban": "BE68539007547034"});
+    let mut relation = serde_json::json!({"id": "rel", "kind": "company", "peppol": true,
+        "name": "Buyer", "peppol_id": "0208:0403033416"});
+    for (target, extra) in [(&mut company, seller), (&mut relation, buyer)] {
+        if let (Some(t), Some(e)) = (target.as_object_mut(), extra.as_object()) {
+            t.extend(e.clone());
+        }
+    }
+    let mut body = serde_json::json!({"type": doc_type, "relation_id": "rel",
+        "lines": [{"item_name": "X", "quantity": 1, "unit_price": 100, "vat_rate": 21}]});
+    if let (Some(b), Some(e)) = (body.as_object_mut(), body_extra.as_object()) {
+        b.extend(e.clone());
+    }
+    let scenario = serde_json::json!({
+        "today": "2026-11-21", "company": company, "relations": [relation],
+        "clients": [{"client_id": "a", "client_secret": "s", "permissions": ["c", "u"]}],
+        "journals": [
+            {"id": "i", "category": "sales_invoice", "numbering": "yearly", "prefix": "I", "default": true},
+            {"id": "c", "category": "sales_credit", "numbering": "yearly", "prefix": "C", "default": true}
+        ],
+        "requests": [
+            {"client": "a", "method": "POST", "path": "/documents", "body": body},
+            {"method": "TICK"},
+            {"client": "a", "method": "GET", "path": "/documents/doc-1/ubl"}
+        ]
+    });
+    let out = invoicing_core::simulator::run(scenario.to_string().as_bytes());
+    dump(&out["responses"][2]["body"]);
+    let mut rules: Vec<String> = out["responses"][2]["body"]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["rule"].as_str().map(str::to_owned))
+        .collect();
+    rules.dedup();
+    rules
+}
+
+/// With `PEPPOL_DUMP=DIR`, writes the XML and the findings of a UBL answer into DIR
+/// (`N.xml`, `N.findings.json`), so that CI can check them against the official
+/// validator (`tests/peppol/compare.py`).
+fn dump(ubl: &Value) {
+    static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let Some(dir) = std::env::var_os("PEPPOL_DUMP") else {
+        return;
+    };
+    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::path::Path::new(&dir);
+    let _ = std::fs::create_dir_all(dir);
+    let name = format!("national-{}-{n:03}", std::process::id());
+    let _ = std::fs::write(
+        dir.join(format!("{name}.xml")),
+        ubl["xml"].as_str().unwrap_or(""),
+    );
+    let _ = std::fs::write(
+        dir.join(format!("{name}.findings.json")),
+        ubl["findings"].to_string(),
+    );
+}
+
+fn addr(country: &str, full: bool) -> Value {
+    if full {
+        serde_json::json!({"street": "Main", "street_number": "1", "postal_code": "1000", "city": "City", "country_code": country})
+    } else {
+        serde_json::json!({"city": "City", "country_code": country})
+    }
+}
+
+/// NL-R-001..005: a Dutch seller's credit note needs a billing reference (never
+/// written), its address street, city and postal code, and a KVK/OIN legal number.
+#[test]
+fn nl_rules_dutch_seller() {
+    let seller = serde_json::json!({"vat_number": "NL123456789B01", "enterprise_number": "0123456749", "address": addr("NL", false)});
+    let buyer = serde_json::json!({"vat_number": "NL987654321B01", "enterprise_number": "0403033416", "address": addr("NL", false)});
+    assert_eq!(
+        national(
+            "sale_credit_note",
+            seller,
+            buyer,
+            serde_json::json!({"buyer_reference": "B"})
+        ),
+        ["NL-R-001", "NL-R-002", "NL-R-003", "NL-R-004", "NL-R-005"]
+    );
+}
+
+/// DE-R-*: between two German parties, a seller contact (e-mail, but never a name or
+/// telephone), city and postal code everywhere, a buyer reference.
+#[test]
+fn de_rules_german_seller_and_buyer() {
+    let seller = serde_json::json!({"vat_number": "DE123456789", "address": addr("DE", false)});
+    let buyer = serde_json::json!({"vat_number": "DE987654321", "address": {"street": "Hauptstraße", "country_code": "DE"}});
+    assert_eq!(
+        national("sale_invoice", seller, buyer, serde_json::json!({})),
+        [
+            "DE-R-002",
+            "DE-R-004",
+            "DE-R-008",
+            "DE-R-009",
+            "DE-R-015",
+            "PEPPOL-EN16931-R003"
+        ]
+    );
+    let seller = serde_json::json!({"vat_number": "DE123456789", "email": "a@b.example", "address": addr("DE", true)});
+    let buyer = serde_json::json!({"vat_number": "DE987654321", "address": addr("DE", true)});
+    assert_eq!(
+        national(
+            "sale_invoice",
+            seller,
+            buyer,
+            serde_json::json!({"buyer_reference": "B"})
+        ),
+        ["DE-R-005", "DE-R-006"]
+    );
+}
+
+/// DK-R-002/005/014/017 and IS-R-002..005: schemes the writer does not use (0184,
+/// 0196) and Danish payment means without credit transfer.
+#[test]
+fn dk_and_is_rules() {
+    let dk = |e: bool| {
+        let mut p = serde_json::json!({"vat_number": "DK12345678", "address": addr("DK", true)});
+        if e {
+            p["enterprise_number"] = "0123456749".into();
+        }
+        p
+    };
+    assert_eq!(
+        national(
+            "sale_invoice",
+            dk(false),
+            dk(true),
+            serde_json::json!({"buyer_reference": "B"})
+        ),
+        ["DK-R-002", "DK-R-005", "DK-R-017"]
+    );
+    assert_eq!(
+        national(
+            "sale_credit_note",
+            dk(true),
+            dk(false),
+            serde_json::json!({"buyer_reference": "B"})
+        ),
+        ["DK-R-014"]
+    );
+    let is = serde_json::json!({"vat_number": "IS123456", "address": addr("IS", false)});
+    assert_eq!(
+        national(
+            "sale_invoice",
+            is.clone(),
+            is,
+            serde_json::json!({"buyer_reference": "B"})
+        ),
+        ["IS-R-002", "IS-R-003", "IS-R-004", "IS-R-005"]
+    );
+}
+
+/// SE-R-*, NO-R-001, IT-R-*: the seller's numbers and address.
+#[test]
+fn se_no_it_rules() {
+    let se = serde_json::json!({"vat_number": "SE55603607930", "enterprise_number": "5560360794", "address": addr("SE", true)});
+    assert_eq!(
+        national(
+            "sale_invoice",
+            se,
+            serde_json::json!({"address": addr("BE", true)}),
+            serde_json::json!({"buyer_reference": "B"})
+        ),
+        ["PEPPOL-COMMON-R043", "SE-R-001", "SE-R-006", "SE-R-013"]
+    );
+    let no = serde_json::json!({"vat_number": "NO974760674MVA", "address": addr("NO", true)});
+    assert_eq!(
+        national(
+            "sale_invoice",
+            no,
+            serde_json::json!({"address": addr("BE", true)}),
+            serde_json::json!({"buyer_reference": "B"})
+        ),
+        ["NO-R-001"]
+    );
+    let it = serde_json::json!({"vat_number": "IT12345678901", "address": {"country_code": "IT"}});
+    assert_eq!(
+        national(
+            "sale_invoice",
+            it,
+            serde_json::json!({"address": addr("BE", true)}),
+            serde_json::json!({"buyer_reference": "B"})
+        ),
+        ["IT-R-002", "IT-R-003", "IT-R-004"]
+    );
+}

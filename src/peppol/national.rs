@@ -1,0 +1,303 @@
+//! The national rules of the Peppol layer (PEPPOL-EN16931-UBL, release 2026.5) that a
+//! document written by this crate can meet when its seller is not Belgian: NL-R, DE-R,
+//! DK-R, SE-R, NO-R, IS-R and IT-R, each tested as the artefacts test it. The Greek
+//! rules (GR-R), which read a document number in the Greek `|`-separated format, are
+//! not computed. The self-billing rules have no national rules.
+
+use super::findings::Found;
+use super::writer::category_percent;
+use super::{Roles, UblKind};
+use crate::context::DeliveryLocation;
+use crate::document::Document;
+use crate::party::{filled, Address, Party};
+use rust_decimal::Decimal;
+
+/// The written address, when the party has one that is not blank.
+fn address(p: &Party) -> Option<&Address> {
+    p.address.as_ref().filter(|a| !a.is_blank())
+}
+
+/// The country code as written (`None` when not written).
+fn country_raw(p: &Party) -> Option<&str> {
+    address(p).and_then(|a| filled(&a.country_code))
+}
+
+/// `upper-case(normalize-space(country))`.
+fn country_norm(p: &Party) -> Option<String> {
+    country_raw(p).map(|c| super::findings::normalize_space(c).to_uppercase())
+}
+
+/// `$supplierCountry`: the VAT number's prefix, else the address country, else `XX`.
+fn vat_or_address_country(p: &Party) -> String {
+    match filled(&p.vat_number) {
+        Some(vat) => {
+            let prefix: String = vat.chars().take(2).collect();
+            super::findings::normalize_space(&prefix).to_uppercase()
+        }
+        None => country_norm(p).unwrap_or_else(|| "XX".to_owned()),
+    }
+}
+
+/// Whether the written address has a street name, a city and a postal code.
+fn has(p: &Party, street: bool, city: bool, postal: bool) -> bool {
+    address(p).is_some_and(|a| {
+        let street_written = filled(&a.street).is_some() || filled(&a.street_number).is_some();
+        (!street || street_written)
+            && (!city || filled(&a.city).is_some())
+            && (!postal || filled(&a.postal_code).is_some())
+    })
+}
+
+/// Every national rule the document breaks.
+pub(crate) fn national_rules(
+    doc: &Document,
+    kind: UblKind,
+    roles: &Roles<'_>,
+    location: Option<&DeliveryLocation>,
+    f: &mut Found,
+) {
+    if kind.is_self_billing() {
+        // The self-billing rules of the Peppol layer have no national rules.
+        return;
+    }
+    let (seller, buyer) = (roles.seller, roles.buyer);
+    let (s, b) = (roles.seller_key, roles.buyer_key);
+    let legal = |p: &Party| filled(&p.enterprise_number).is_some();
+    let payable = doc.currency.round(doc.remaining_amount());
+
+    // The Netherlands.
+    if country_norm(seller).as_deref() == Some("NL") {
+        if !kind.is_invoice() {
+            f.at("NL-R-001", &[]);
+        }
+        if address(seller).is_some() && !has(seller, true, true, true) {
+            f.at("NL-R-002", &[s, "address"]);
+        }
+        if legal(seller) {
+            f.at("NL-R-003", &[s, "enterprise_number"]);
+        }
+        if country_norm(buyer).as_deref() == Some("NL") {
+            if address(buyer).is_some() && !has(buyer, true, true, true) {
+                f.at("NL-R-004", &[b, "address"]);
+            }
+            if legal(buyer) {
+                f.at("NL-R-005", &[b, "enterprise_number"]);
+            }
+        }
+    }
+
+    // Germany: both parties German.
+    if country_norm(seller).as_deref() == Some("DE") && country_norm(buyer).as_deref() == Some("DE")
+    {
+        germany(doc, roles, location, f);
+    }
+
+    // Denmark: the address country as written.
+    if country_raw(seller) == Some("DK") {
+        if legal(seller) {
+            f.at("DK-R-014", &[s, "enterprise_number"]);
+        } else {
+            f.at("DK-R-002", &[s, "enterprise_number"]);
+        }
+        let buyer_dk = country_raw(buyer) == Some("DK");
+        if !kind.is_invoice() && buyer_dk && payable.is_sign_negative() && !payable.is_zero() {
+            f.at("DK-R-016", &[]);
+        }
+        if buyer_dk {
+            if legal(buyer) {
+                f.at("DK-R-017", &[b, "enterprise_number"]);
+            }
+            if kind.is_invoice() {
+                // Credit transfer (30) is not among the Danish payment means codes.
+                f.at("DK-R-005", &[]);
+            }
+        }
+    }
+
+    // Iceland: the address country as written.
+    if country_raw(seller) == Some("IS") {
+        f.at("IS-R-002", &[s, "enterprise_number"]);
+        if !has(seller, true, false, true) {
+            f.at("IS-R-003", &[s, "address"]);
+        }
+        if country_raw(buyer) == Some("IS") {
+            f.at("IS-R-004", &[b, "enterprise_number"]);
+            if !has(buyer, true, false, true) {
+                f.at("IS-R-005", &[b, "address"]);
+            }
+        }
+    }
+
+    // Sweden: the address country as written.
+    if country_raw(seller) == Some("SE") {
+        sweden(doc, seller, s, f);
+    }
+
+    // Norway: by $supplierCountry.
+    if vat_or_address_country(seller) == "NO" {
+        if let Some(vat) = filled(&seller.vat_number) {
+            if vat.starts_with("NO") && !norwegian_vat(vat) {
+                f.at("NO-R-001", &[s, "vat_number"]);
+            }
+        }
+    }
+
+    // Italy: by $supplierCountry; the address must be complete.
+    if vat_or_address_country(seller) == "IT" {
+        if !has(seller, true, false, false) {
+            f.at("IT-R-002", &[s, "address"]);
+        }
+        if !has(seller, false, true, false) {
+            f.at("IT-R-003", &[s, "address"]);
+        }
+        if !has(seller, false, false, true) {
+            f.at("IT-R-004", &[s, "address"]);
+        }
+    }
+}
+
+/// `NO` + 9 digits + `MVA`, the 9 digits passing the mod 11 check.
+fn norwegian_vat(vat: &str) -> bool {
+    let Some(rest) = vat.get(2..) else {
+        return false;
+    };
+    rest.len() == 12
+        && rest.ends_with("MVA")
+        && rest
+            .get(..9)
+            .is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()) && super::findings::mod11(d))
+}
+
+fn germany(doc: &Document, roles: &Roles<'_>, location: Option<&DeliveryLocation>, f: &mut Found) {
+    let (seller, buyer) = (roles.seller, roles.buyer);
+    let (s, b) = (roles.seller_key, roles.buyer_key);
+    let email = filled(&seller.email).is_some();
+    if email {
+        // A contact is written with its e-mail only: no name, no telephone.
+        f.at("DE-R-005", &[s, "email"]);
+        f.at("DE-R-006", &[s, "email"]);
+    } else {
+        f.at("DE-R-002", &[s, "email"]);
+    }
+    if address(seller).is_some() {
+        if !has(seller, false, true, false) {
+            f.at("DE-R-003", &[s, "address"]);
+        }
+        if !has(seller, false, false, true) {
+            f.at("DE-R-004", &[s, "address"]);
+        }
+    }
+    if address(buyer).is_some() {
+        if !has(buyer, false, true, false) {
+            f.at("DE-R-008", &[b, "address"]);
+        }
+        if !has(buyer, false, false, true) {
+            f.at("DE-R-009", &[b, "address"]);
+        }
+    }
+    if let Some(a) = location
+        .and_then(|l| l.address.as_ref())
+        .filter(|a| !a.is_blank())
+    {
+        if filled(&a.city).is_none() {
+            f.at("DE-R-010", &["delivery_location_id"]);
+        }
+        if filled(&a.postal_code).is_none() {
+            f.at("DE-R-011", &["delivery_location_id"]);
+        }
+    }
+    if filled(&doc.buyer_reference).is_none() {
+        f.at("DE-R-015", &["buyer_reference"]);
+    }
+    if filled(&seller.iban).is_none() {
+        f.at("DE-R-023-1", &[s, "iban"]);
+    }
+    let groups = &doc.computation.groups;
+    if groups
+        .iter()
+        .any(|g| category_percent(g.vat_code, g.vat_rate).is_none())
+    {
+        f.at("DE-R-014", &[]);
+    }
+    let taxed_code = groups.iter().any(|g| g.vat_code.category() != "O");
+    if taxed_code && filled(&seller.vat_number).is_none() {
+        f.at("DE-R-016", &[s, "vat_number"]);
+    }
+    // DE-R-018 (Skonto lines) tests only the lines of the payment terms that start
+    // with `#`: the text written has none, so it holds.
+}
+
+fn sweden(doc: &Document, seller: &Party, s: &str, f: &mut Found) {
+    let vat = filled(&seller.vat_number);
+    let swedish_vat = vat.is_some_and(|v| v.starts_with("SE"));
+    if let Some(v) = vat.filter(|_| swedish_vat) {
+        if super::findings::normalize_space(v).chars().count() != 14 {
+            f.at("SE-R-001", &[s, "vat_number"]);
+        }
+        let digits: String = v.chars().skip(2).take(12).collect();
+        if !xpath_number(&digits) {
+            f.at("SE-R-002", &[s, "vat_number"]);
+        }
+        let bad_rate = doc
+            .computation
+            .groups
+            .iter()
+            .filter(|g| g.vat_code.category() == "S")
+            .filter_map(|g| g.vat_rate)
+            .chain(
+                doc.lines
+                    .iter()
+                    .filter(|l| l.pricing.vat_code.category() == "S")
+                    .filter_map(|l| l.pricing.vat_rate),
+            )
+            .any(|r| ![25, 12, 6].iter().any(|ok| r == Decimal::from(*ok)));
+        if bad_rate {
+            f.at("SE-R-006", &["lines"]);
+        }
+    }
+    if let Some(e) = filled(&seller.enterprise_number) {
+        if !xpath_number(e) {
+            f.at("SE-R-003", &[s, "enterprise_number"]);
+        }
+        let n = super::findings::normalize_space(e);
+        if n.chars().count() != 10 {
+            f.at("SE-R-004", &[s, "enterprise_number"]);
+        }
+        if !swedish_orgnr(&n) {
+            f.at("SE-R-013", &[s, "enterprise_number"]);
+        }
+    }
+}
+
+/// Whether XPath's `number()` reads the text as a number (not NaN).
+fn xpath_number(text: &str) -> bool {
+    let t = text.trim_matches([' ', '\t', '\r', '\n']);
+    let t = t.strip_prefix('-').unwrap_or(t);
+    let mut parts = t.splitn(2, '.');
+    let int = parts.next().unwrap_or("");
+    let frac = parts.next();
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    digits(int) && frac.is_none_or(digits) && !(int.is_empty() && frac.is_none_or(str::is_empty))
+}
+
+/// `u:checkSEOrgnr`: the Luhn check of a Swedish organisation number.
+pub(crate) fn swedish_orgnr(n: &str) -> bool {
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let main: Vec<u32> = n.bytes().take(9).map(|b| u32::from(b - b'0')).collect();
+    let sum: u32 = main
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, d)| {
+            if i % 2 == 0 {
+                (d * 2) % 10 + (d * 2) / 10
+            } else {
+                *d
+            }
+        })
+        .sum();
+    let check = n.as_bytes().get(9).map(|b| u32::from(b - b'0'));
+    check == Some((10 - sum % 10) % 10)
+}
