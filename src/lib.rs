@@ -111,6 +111,7 @@ pub mod lifecycle;
 pub mod money;
 pub mod number;
 pub mod numbering;
+pub mod received;
 pub mod remittance;
 pub mod simulator;
 pub mod terms;
