@@ -122,6 +122,7 @@ pub mod number;
 pub mod numbering;
 pub mod party;
 pub mod peppol;
+pub mod received;
 pub mod remittance;
 pub mod simulator;
 pub mod terms;

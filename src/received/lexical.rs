@@ -1,0 +1,174 @@
+//! The lexical forms a received UBL states its values in: `xs:decimal`, `xs:date`,
+//! `xs:boolean`, and the whitespace rules of XPath's `normalize-space`.
+
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+
+/// Whether the character is XML whitespace (space, tab, CR, LF).
+pub(crate) fn is_xml_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n')
+}
+
+/// The text without its leading and trailing XML whitespace.
+pub(crate) fn trim(text: &str) -> &str {
+    text.trim_matches(is_xml_space)
+}
+
+/// XPath `normalize-space`: trimmed, inner runs of whitespace as one space.
+pub(crate) fn normalize_space(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split(is_xml_space).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// An `xs:decimal` (surrounding whitespace allowed; optional sign; digits with at most
+/// one point; no exponent), exactly, if it fits a `Decimal` (28 digits; trailing zeros
+/// of the fraction beyond that are dropped, as they do not change the value). Negative
+/// zero reads as zero at the same scale.
+pub(crate) fn decimal(text: &str) -> Option<Decimal> {
+    let t = trim(text);
+    let (negative, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let (int, frac) = match body.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (body, ""),
+    };
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    if !int.bytes().all(|b| b.is_ascii_digit()) || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let int = int.trim_start_matches('0');
+    let mut frac = frac;
+    // Drop trailing zeros of the fraction only when the value would not fit otherwise.
+    while (frac.len() > 28 || int.len() + frac.len() > 28) && frac.ends_with('0') {
+        frac = &frac[..frac.len() - 1];
+    }
+    let scale = u32::try_from(frac.len()).ok()?;
+    if scale > 28 {
+        return None;
+    }
+    let mut mantissa: i128 = 0;
+    for b in int.bytes().chain(frac.bytes()) {
+        mantissa = mantissa
+            .checked_mul(10)?
+            .checked_add(i128::from(b - b'0'))?;
+        // A decimal's mantissa has 96 bits: stop early on a digit string too long.
+        if mantissa > (1_i128 << 96) {
+            return None;
+        }
+    }
+    if negative {
+        mantissa = -mantissa;
+    }
+    let mut value = Decimal::try_from_i128_with_scale(mantissa, scale).ok()?;
+    if value.is_zero() {
+        value.set_sign_positive(true);
+    }
+    Some(value)
+}
+
+/// An `xs:date` `YYYY-MM-DD`, with an optional time zone (`Z`, `+hh:mm`, `-hh:mm`)
+/// that is read and dropped; surrounding whitespace allowed.
+pub(crate) fn date(text: &str) -> Option<NaiveDate> {
+    let b = trim(text).as_bytes();
+    if b.len() < 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let num = |s: &[u8]| -> Option<u32> {
+        s.iter().try_fold(0_u32, |acc, &d| {
+            d.is_ascii_digit().then(|| acc * 10 + u32::from(d - b'0'))
+        })
+    };
+    let year = i32::try_from(num(&b[0..4])?).ok()?;
+    let month = num(&b[5..7])?;
+    let day = num(&b[8..10])?;
+    let zone = &b[10..];
+    let zone_ok = match zone {
+        [] | [b'Z'] => true,
+        [sign, h1, h2, b':', m1, m2] if *sign == b'+' || *sign == b'-' => {
+            let hours = num(&[*h1, *h2]);
+            let minutes = num(&[*m1, *m2]);
+            matches!((hours, minutes), (Some(h), Some(m)) if (h < 14 && m < 60) || (h == 14 && m == 0))
+        }
+        _ => false,
+    };
+    if !zone_ok {
+        return None;
+    }
+    NaiveDate::from_ymd_opt(year, month, day)
+}
+
+/// An `xs:boolean` as XPath casts an untyped value (`true`, `1`, `false`, `0`,
+/// surrounding whitespace allowed); anything else is neither.
+pub(crate) fn boolean(text: &str) -> Option<bool> {
+    match trim(text) {
+        "true" | "1" => Some(true),
+        "false" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_read_as_xs_decimal() {
+        let d = |s: &str| decimal(s).map(|v| v.to_string());
+        assert_eq!(d("12.50"), Some("12.50".into()));
+        assert_eq!(d(" \n 1300 "), Some("1300".into()));
+        assert_eq!(d("+.5"), Some("0.5".into()));
+        assert_eq!(d("5."), Some("5".into()));
+        assert_eq!(d("-0.00"), Some("0.00".into()));
+        assert_eq!(d("-1500"), Some("-1500".into()));
+        assert_eq!(d("1e2"), None);
+        assert_eq!(d("1,00"), None);
+        assert_eq!(d(""), None);
+        assert_eq!(d("."), None);
+        assert_eq!(d("-"), None);
+        assert_eq!(d("1 000"), None);
+        assert_eq!(d("١٢"), None);
+        assert_eq!(d(&"9".repeat(40)), None);
+        assert_eq!(
+            d(&format!("1.{}", "0".repeat(60))),
+            Some("1.000000000000000000000000000".into())
+        );
+        assert_eq!(
+            d("79228162514264337593543950335"),
+            Some("79228162514264337593543950335".into())
+        );
+        assert_eq!(d("79228162514264337593543950336"), None);
+    }
+
+    #[test]
+    fn dates_read_as_xs_date() {
+        let ymd = |y, m, d| NaiveDate::from_ymd_opt(y, m, d);
+        assert_eq!(date("2017-11-13"), ymd(2017, 11, 13));
+        assert_eq!(date(" 2017-11-13Z "), ymd(2017, 11, 13));
+        assert_eq!(date("2017-11-13+01:00"), ymd(2017, 11, 13));
+        assert_eq!(date("2017-02-30"), None);
+        assert_eq!(date("2017-1-13"), None);
+        assert_eq!(date("13.11.2017"), None);
+        assert_eq!(date("2017-11-13T10:00:00"), None);
+        assert_eq!(date("2017-11-13+15:00"), None);
+    }
+
+    #[test]
+    fn booleans_and_spaces() {
+        assert_eq!(boolean(" true "), Some(true));
+        assert_eq!(boolean("0"), Some(false));
+        assert_eq!(boolean("False"), None);
+        assert_eq!(normalize_space("  a \n b  "), "a b");
+        assert_eq!(trim("\t x \r\n"), "x");
+    }
+}

@@ -1,0 +1,1055 @@
+//! Received documents (peppol.md §4 and §6 "Reader"): any bytes in, a
+//! [`ReceivedDocument`] out. A Peppol UBL Invoice or CreditNote (BIS Billing 3.0, or
+//! any EN 16931 UBL) is read into the unified view of the interface, with its amounts
+//! as stated and never recomputed, and the EN 16931 sums they break listed in
+//! [`ReceivedDocument::checks`]; anything else (not XML, truncated XML, another root, a
+//! PDF) is a document of type `unknown` with the reason as its one check. Reading
+//! never fails and never panics.
+//!
+//! ```
+//! use invoicing_core::received::{read, ReceivedType, ResponseInfo};
+//!
+//! let doc = read(b"%PDF-1.7 ...");
+//! assert_eq!(doc.doc_type, ReceivedType::Unknown);
+//! assert!(doc.pdf_available && !doc.xml_available);
+//! assert_eq!(doc.checks[0].rule, "not_ubl");
+//! let json = doc.to_json(&ResponseInfo::new("rcv-1"));
+//! assert_eq!(json["type"], "unknown");
+//! assert_eq!(json["origin"], "peppol");
+//! assert!(json["total_amount"].is_null());
+//! ```
+//!
+//! ## How the bytes are read
+//!
+//! One streaming pass with quick-xml's namespace-aware reader over the text (memory
+//! and time linear in the input; nothing like a DOM is built; only the values kept are
+//! copied). Elements are recognised by namespace and local name, whatever the
+//! prefixes. No DTD is read and no entity is expanded: a reference to any entity but
+//! the five XML predefines (and character references) makes the bytes `not_ubl`.
+//!
+//! ## Decisions taken where the specification is silent
+//!
+//! - The bytes must be UTF-8 (a UTF-8 byte order mark is allowed); other encodings
+//!   are `not_ubl`. A PDF is recognised by its first five bytes, `%PDF-`.
+//! - UBL means the root `Invoice` in `urn:oasis:names:specification:ubl:schema:xsd:Invoice-2`
+//!   or `CreditNote` in `…:CreditNote-2`; the same local name in another namespace is
+//!   another root (`not_ubl`).
+//! - Text values are trimmed of surrounding XML whitespace; an empty one is null.
+//!   Where an element occurs more than once where EN 16931 has one value, the first
+//!   one is read (the first `cac:LegalMonetaryTotal`, the first `cac:TaxCategory` of a
+//!   subtotal, the first `cac:ClassifiedTaxCategory` of an item, …).
+//! - Numbers are read as `xs:decimal` (no exponent, no thousands separator) and must
+//!   fit a `Decimal` (28 digits); dates as `xs:date`, a time zone read and dropped.
+//!   Anything else is null with an `unreadable` check naming the BT and quoting the
+//!   text (at most 40 characters). Only the values the document shows or the checks
+//!   test are read, so only those can be unreadable.
+//! - `total_amount` = BT-112 + BT-114 (absent BT-114 is 0); an overflow of that sum, or
+//!   of quantity × unit price for a line subtotal, makes the value null with an
+//!   `unreadable` check. `paid_amount` is 0 when BT-113 is absent.
+//! - `tax_amount` is the first root `cac:TaxTotal` whose `cbc:TaxAmount` has the
+//!   document currency as `currencyID` (both trimmed). `vat_breakdown` lists the
+//!   subtotals of the first root `cac:TaxTotal` that has any; a not_subject group, like
+//!   a not_subject line, answers `vat_rate` null.
+//! - A line's `quantity` and `unit_code` come from `cbc:InvoicedQuantity` in an Invoice
+//!   and `cbc:CreditedQuantity` in a CreditNote, the other one when that is absent.
+//!   `item_properties` is an object of the `cac:AdditionalItemProperty` names and
+//!   values in document order (a repeated name keeps its first place and its last
+//!   value; a property without value has the value `""`), null when there is none.
+//!   `subtotal` is rounded half away from zero to the currency's minor unit, 2 for a
+//!   code the crate does not know; amounts are padded to the same.
+//! - An allowance or charge whose `cbc:ChargeIndicator` is neither `true`/`1` nor
+//!   `false`/`0` answers `type` null. Its `rate` is `cbc:MultiplierFactorNumeric`.
+//! - `payment_status`: `unknown` when the total or the paid amount is null, the paid
+//!   amount is negative, or it exceeds a positive total; otherwise the rule of
+//!   decisions.md §3.10 ([`PaymentStatus::derive`]).
+//! - `checks` lists the failed rules sorted by rule id, each once whatever the number
+//!   of its failing contexts, then the `unreadable` checks in document order. A rule
+//!   whose inputs include an unreadable value is not tested (the XSLT would stop on a
+//!   cast error); one whose sums overflow 28 digits is not tested either, and an
+//!   `unreadable` check says so.
+//! - The validator's double arithmetic in BR-S-08 (`xs:decimal(cbc:TaxableAmount - 1)`)
+//!   is done in exact decimals: the two differ only when a taxable amount is exactly
+//!   one unit off. Decimal division in PEPPOL-EN16931-R120 is truncated to 18
+//!   decimals, as Saxon divides.
+//! - A `cac:TaxCategory` below a price-level allowance is not read: BR-S-08's
+//!   "an allowance or charge of this rate exists" looks at document and line
+//!   allowances and charges.
+
+mod checks;
+mod lexical;
+mod reader;
+
+use crate::compute::{AllowanceKind, PaymentStatus};
+use crate::context::RelationKind;
+use crate::document::AccountingStatus;
+use crate::money::{decimal_value, Currency};
+use crate::numbering::JournalCategory;
+use crate::remittance::StructuredReference;
+use crate::vat::VatCode;
+use chrono::{DateTime, NaiveDate, Utc};
+use reader::{Ac, Category, Facts, Num, PartyFacts, Root};
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde_json::{Map, Value};
+
+pub use checks::RULES;
+
+/// What a received document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReceivedType {
+    /// A UBL `Invoice`, whatever its type code.
+    PurchaseInvoice,
+    /// A UBL `CreditNote`, whatever its type code.
+    PurchaseCreditNote,
+    /// Bytes that are not a UBL Invoice or CreditNote.
+    Unknown,
+}
+
+impl ReceivedType {
+    /// The type as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::PurchaseInvoice => "purchase_invoice",
+            Self::PurchaseCreditNote => "purchase_credit_note",
+            Self::Unknown => "unknown",
+        }
+    }
+
+    /// The journal category a received document of this type is booked in
+    /// (`purchases_invoice`, `purchases_credit`); none for `unknown`.
+    pub fn journal_category(self) -> Option<JournalCategory> {
+        match self {
+            Self::PurchaseInvoice => Some(JournalCategory::PurchasesInvoice),
+            Self::PurchaseCreditNote => Some(JournalCategory::PurchasesCredit),
+            Self::Unknown => None,
+        }
+    }
+}
+
+/// One entry of `checks`: a rule and its message.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Check {
+    /// The rule: an EN 16931 or Peppol rule id of [`RULES`], `unreadable` or `not_ubl`.
+    pub rule: String,
+    /// The rule's text as the validation kit words it, or what could not be read.
+    pub msg: String,
+}
+
+impl Check {
+    /// An `unreadable` check.
+    pub(crate) fn unreadable(msg: String) -> Check {
+        Check {
+            rule: "unreadable".into(),
+            msg,
+        }
+    }
+}
+
+/// The totals of `cac:LegalMonetaryTotal` as stated (null when absent or unreadable).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StatedTotals {
+    /// BT-106 `cbc:LineExtensionAmount`.
+    pub line_extension_amount: Option<Decimal>,
+    /// BT-107 `cbc:AllowanceTotalAmount`.
+    pub allowance_total_amount: Option<Decimal>,
+    /// BT-108 `cbc:ChargeTotalAmount`.
+    pub charge_total_amount: Option<Decimal>,
+    /// BT-109 `cbc:TaxExclusiveAmount`.
+    pub tax_exclusive_amount: Option<Decimal>,
+    /// BT-112 `cbc:TaxInclusiveAmount`.
+    pub tax_inclusive_amount: Option<Decimal>,
+    /// BT-113 `cbc:PrepaidAmount`.
+    pub prepaid_amount: Option<Decimal>,
+    /// BT-114 `cbc:PayableRoundingAmount`.
+    pub payable_rounding_amount: Option<Decimal>,
+    /// BT-115 `cbc:PayableAmount`.
+    pub payable_amount: Option<Decimal>,
+}
+
+/// A party of the document, as far as relation matching and a reader need it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReceivedParty {
+    /// `cac:PartyName/cbc:Name`, else `cac:PartyLegalEntity/cbc:RegistrationName`.
+    pub name: Option<String>,
+    /// The `schemeID` of `cbc:EndpointID` (`0208`).
+    pub endpoint_scheme: Option<String>,
+    /// `cbc:EndpointID` (`0123456749`).
+    pub endpoint_id: Option<String>,
+    /// `cac:PartyTaxScheme/cbc:CompanyID` of the `VAT` tax scheme.
+    pub vat_number: Option<String>,
+    /// `cac:PartyLegalEntity/cbc:CompanyID`.
+    pub legal_id: Option<String>,
+    /// Its `schemeID`.
+    pub legal_id_scheme: Option<String>,
+}
+
+/// An allowance or charge as stated (document or line level).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceivedAllowanceCharge {
+    /// Allowance or charge (`cbc:ChargeIndicator`); `None` when it says neither.
+    pub kind: Option<AllowanceKind>,
+    /// `cbc:Amount`.
+    pub amount: Option<Decimal>,
+    /// `cbc:MultiplierFactorNumeric` (percent).
+    pub rate: Option<Decimal>,
+    /// `cbc:AllowanceChargeReason`.
+    pub reason: Option<String>,
+    /// `cbc:AllowanceChargeReasonCode`.
+    pub code: Option<String>,
+    /// `cac:TaxCategory/cbc:ID` (UNCL 5305), as stated.
+    pub vat_category: Option<String>,
+    /// That category as a VAT code.
+    pub vat_code: Option<VatCode>,
+    /// `cac:TaxCategory/cbc:Percent`.
+    pub vat_rate: Option<Decimal>,
+}
+
+/// A top-level line as stated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceivedLine {
+    /// BT-129 `cbc:InvoicedQuantity` / `cbc:CreditedQuantity`.
+    pub quantity: Option<Decimal>,
+    /// Its `unitCode`.
+    pub unit_code: Option<String>,
+    /// BT-146 `cac:Price/cbc:PriceAmount` (the net price).
+    pub price_amount: Option<Decimal>,
+    /// BT-149 `cac:Price/cbc:BaseQuantity`.
+    pub base_quantity: Option<Decimal>,
+    /// The net price per one unit (peppol.md §6).
+    pub unit_price: Option<Decimal>,
+    /// BT-151 `cac:ClassifiedTaxCategory/cbc:ID`, as stated.
+    pub vat_category: Option<String>,
+    /// That category as a VAT code (L, M and B to the reserved legacy codes).
+    pub vat_code: Option<VatCode>,
+    /// BT-152, null on a not_subject line.
+    pub vat_rate: Option<Decimal>,
+    /// `cac:Item/cbc:Name`.
+    pub item_name: Option<String>,
+    /// `cac:Item/cbc:Description`.
+    pub item_description: Option<String>,
+    /// `cac:Item/cac:StandardItemIdentification/cbc:ID`.
+    pub item_identification: Option<String>,
+    /// `cac:Item/cac:SellersItemIdentification/cbc:ID`.
+    pub product_code: Option<String>,
+    /// `cac:Item/cac:AdditionalItemProperty` names and values, in document order.
+    pub item_properties: Vec<(String, String)>,
+    /// quantity × unit_price at the minor unit.
+    pub subtotal: Option<Decimal>,
+    /// BT-131 `cbc:LineExtensionAmount`.
+    pub total: Option<Decimal>,
+    /// The line's allowances and charges.
+    pub allowance_charges: Vec<ReceivedAllowanceCharge>,
+}
+
+/// A `cac:TaxSubtotal` as stated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceivedVatGroup {
+    /// The category as a VAT code.
+    pub vat_code: Option<VatCode>,
+    /// BT-119 `cbc:Percent` (null for not_subject).
+    pub vat_rate: Option<Decimal>,
+    /// BT-118 `cbc:ID`, as stated.
+    pub category: Option<String>,
+    /// BT-116.
+    pub taxable_amount: Option<Decimal>,
+    /// BT-117.
+    pub tax_amount: Option<Decimal>,
+    /// BT-120 `cbc:TaxExemptionReason`.
+    pub exemption_reason: Option<String>,
+    /// BT-121 `cbc:TaxExemptionReasonCode`.
+    pub exemption_reason_code: Option<String>,
+}
+
+/// A document a company received: what it states, what it breaks, and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceivedDocument {
+    /// Invoice, credit note, or unknown (not UBL).
+    pub doc_type: ReceivedType,
+    /// `cbc:InvoiceTypeCode` / `cbc:CreditNoteTypeCode` (`380`, `381`, `389`, …).
+    pub type_code: Option<String>,
+    /// BT-1 `cbc:ID`.
+    pub document_number: Option<String>,
+    /// BT-13 `cac:OrderReference/cbc:ID`.
+    pub order_number: Option<String>,
+    /// BT-16 `cac:DespatchDocumentReference/cbc:ID`.
+    pub despatch_reference: Option<String>,
+    /// BT-10 `cbc:BuyerReference`.
+    pub buyer_reference: Option<String>,
+    /// BT-2 `cbc:IssueDate`.
+    pub issue_date: Option<NaiveDate>,
+    /// BT-9 `cbc:DueDate`, else the first `cac:PaymentMeans/cbc:PaymentDueDate`.
+    pub due_date: Option<NaiveDate>,
+    /// BT-7 `cbc:TaxPointDate`.
+    pub tax_point_date: Option<NaiveDate>,
+    /// BT-72 `cac:Delivery/cbc:ActualDeliveryDate`.
+    pub delivery_date: Option<NaiveDate>,
+    /// BT-73 `cac:InvoicePeriod/cbc:StartDate`.
+    pub period_start: Option<NaiveDate>,
+    /// BT-74 `cac:InvoicePeriod/cbc:EndDate`.
+    pub period_end: Option<NaiveDate>,
+    /// BT-83 the first `cbc:PaymentID`.
+    pub payment_remittance: Option<String>,
+    /// Whether it is a valid Belgian structured communication.
+    pub is_remittance_structured: bool,
+    /// BT-5 `cbc:DocumentCurrencyCode`, as stated.
+    pub currency: Option<String>,
+    /// The stated totals.
+    pub totals: StatedTotals,
+    /// BT-109.
+    pub tax_exclusive_amount: Option<Decimal>,
+    /// BT-110: the `cbc:TaxAmount` in the document currency.
+    pub tax_amount: Option<Decimal>,
+    /// BT-112 + BT-114.
+    pub total_amount: Option<Decimal>,
+    /// BT-113, 0 when absent (or as a PATCH set it, [`Self::set_paid_amount`]).
+    pub paid_amount: Option<Decimal>,
+    /// BT-115 (or total − paid after a PATCH).
+    pub remaining_amount: Option<Decimal>,
+    /// The top-level lines.
+    pub lines: Vec<ReceivedLine>,
+    /// The document-level allowances and charges.
+    pub allowance_charges: Vec<ReceivedAllowanceCharge>,
+    /// The VAT breakdown as stated.
+    pub vat_breakdown: Vec<ReceivedVatGroup>,
+    /// The seller (`cac:AccountingSupplierParty`).
+    pub supplier: ReceivedParty,
+    /// The buyer (`cac:AccountingCustomerParty`).
+    pub customer: ReceivedParty,
+    /// The sums the stated amounts break, what could not be read, or why the bytes
+    /// are not UBL.
+    pub checks: Vec<Check>,
+    /// The XML text as received, when it is UBL (`GET /ubl` answers it).
+    pub xml: Option<String>,
+    /// Whether the bytes are a UBL Invoice or CreditNote.
+    pub xml_available: bool,
+    /// Whether the bytes are a PDF.
+    pub pdf_available: bool,
+}
+
+/// How a relation matches the supplier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RelationMatch {
+    /// Its `peppol_id` is the supplier's `cbc:EndpointID` (scheme and value).
+    PeppolId,
+    /// Its `vat_number` is the supplier's VAT number.
+    VatNumber,
+}
+
+/// What only the caller knows about a received document, for its response shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResponseInfo<'a> {
+    /// Opaque identifier.
+    pub id: &'a str,
+    /// The channel it came in through (`peppol` by default).
+    pub origin: &'a str,
+    /// The type to answer for bytes that are not UBL (`other_document`); ignored for
+    /// UBL.
+    pub type_override: Option<&'a str>,
+    /// When it was received.
+    pub create_date: Option<DateTime<Utc>>,
+    /// The matched relation and its kind.
+    pub relation: Option<(&'a str, RelationKind)>,
+    /// The company's default journal of the type's category.
+    pub journal_id: Option<&'a str>,
+    /// Accounting state (`waiting` for a new document).
+    pub accounting_status: AccountingStatus,
+}
+
+impl<'a> ResponseInfo<'a> {
+    /// The defaults: origin `peppol`, no type override, no create date, relation or
+    /// journal, accounting status `waiting`.
+    pub fn new(id: &'a str) -> ResponseInfo<'a> {
+        ResponseInfo {
+            id,
+            origin: "peppol",
+            type_override: None,
+            create_date: None,
+            relation: None,
+            journal_id: None,
+            accounting_status: AccountingStatus::Waiting,
+        }
+    }
+}
+
+/// Reads received bytes into a document. Never fails, never panics.
+pub fn read(bytes: &[u8]) -> ReceivedDocument {
+    if bytes.starts_with(b"%PDF-") {
+        let mut d = ReceivedDocument::not_ubl("a PDF document, not a UBL Invoice or CreditNote");
+        d.pdf_available = true;
+        return d;
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return ReceivedDocument::not_ubl("not XML: the bytes are not UTF-8 text");
+    };
+    let body = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    match reader::read_facts(body) {
+        Ok(facts) => ReceivedDocument::from_facts(&facts, text),
+        Err(msg) => ReceivedDocument::not_ubl(&msg),
+    }
+}
+
+/// The UNCL 5305 category as a VAT code (peppol.md §4).
+pub fn vat_code_of_category(category: &str) -> Option<VatCode> {
+    Some(match category {
+        "S" => VatCode::Standard,
+        "Z" => VatCode::ZeroRated,
+        "E" => VatCode::Exempted,
+        "AE" => VatCode::ReverseCharge,
+        "K" => VatCode::IntraCommunity,
+        "G" => VatCode::Export,
+        "O" => VatCode::NotSubject,
+        "L" => VatCode::CanaryIslands,
+        "M" => VatCode::CeutaMelilla,
+        "B" => VatCode::TransferredVat,
+        _ => return None,
+    })
+}
+
+/// Whether the text is a valid Belgian structured communication:
+/// `+++DDD/DDDD/DDDDD+++`, `***DDD/DDDD/DDDDD***` or the 12 digits alone, whose last
+/// two digits are the first ten mod 97 (0 written 97).
+///
+/// ```
+/// use invoicing_core::received::is_structured_communication;
+/// assert!(is_structured_communication("+++002/0260/00196+++"));
+/// assert!(is_structured_communication("***002/0260/00196***"));
+/// assert!(is_structured_communication("002026000196"));
+/// assert!(!is_structured_communication("002026000195"));
+/// assert!(!is_structured_communication("Snippet1"));
+/// ```
+pub fn is_structured_communication(text: &str) -> bool {
+    if let Some(inner) = text.strip_prefix("***").and_then(|r| r.strip_suffix("***")) {
+        return format!("+++{inner}+++")
+            .parse::<StructuredReference>()
+            .is_ok();
+    }
+    if text.starts_with("+++") {
+        return text.parse::<StructuredReference>().is_ok();
+    }
+    let b = text.as_bytes();
+    if b.len() != 12 || !b.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let value = |ds: &[u8]| {
+        ds.iter()
+            .fold(0_u64, |acc, d| acc * 10 + u64::from(d - b'0'))
+    };
+    StructuredReference::from_base(value(&b[..10])).is_some_and(|r| r.check() == value(&b[10..]))
+}
+
+/// The text with spaces, tabs, CR and LF removed is empty: the key is absent.
+fn present(s: Option<&str>) -> Option<&str> {
+    s.filter(|v| v.chars().any(|c| !lexical::is_xml_space(c)))
+}
+
+/// A VAT number for comparison: spaces, dots and dashes removed, upper case.
+fn vat_key(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_whitespace() && *c != '.' && *c != '-')
+        .flat_map(char::to_uppercase)
+        .collect()
+}
+
+/// Rounds half away from zero to `minor` decimals, at exactly that scale.
+fn round_minor(v: Decimal, minor: u32) -> Decimal {
+    let mut r = v.round_dp_with_strategy(minor, RoundingStrategy::MidpointAwayFromZero);
+    if r.is_zero() {
+        r.set_sign_positive(true);
+    }
+    r.rescale(minor);
+    r
+}
+
+/// An amount as a JSON number with at least `minor` decimals: padded, never rounded.
+fn amount_value(v: Decimal, minor: u32) -> Value {
+    let mut x = v;
+    if x.scale() < minor {
+        x.rescale(minor);
+        if x != v {
+            x = v;
+        }
+    }
+    decimal_value(x)
+}
+
+fn category_parts(c: &Category) -> (Option<String>, Option<VatCode>, Option<Decimal>) {
+    if !c.seen {
+        return (None, None, None);
+    }
+    let code = c.id.as_deref().and_then(vat_code_of_category);
+    let rate = if code == Some(VatCode::NotSubject) {
+        None
+    } else {
+        c.percent.value()
+    };
+    (c.id.clone().filter(|s| !s.is_empty()), code, rate)
+}
+
+fn allowance_of(ac: &Ac) -> ReceivedAllowanceCharge {
+    let (vat_category, vat_code, vat_rate) = category_parts(&ac.category);
+    ReceivedAllowanceCharge {
+        kind: ac.is_charge().map(|c| {
+            if c {
+                AllowanceKind::Charge
+            } else {
+                AllowanceKind::Allowance
+            }
+        }),
+        amount: ac.amount.value(),
+        rate: ac.rate.value(),
+        reason: ac.reason.clone(),
+        code: ac.code.clone(),
+        vat_category,
+        vat_code,
+        vat_rate,
+    }
+}
+
+fn party_of(p: &PartyFacts) -> ReceivedParty {
+    ReceivedParty {
+        name: p
+            .trading_name
+            .clone()
+            .or_else(|| p.registration_name.clone()),
+        endpoint_scheme: p.endpoint_scheme.clone(),
+        endpoint_id: p.endpoint_id.clone(),
+        vat_number: p.vat_number.clone(),
+        legal_id: p.legal_id.clone(),
+        legal_id_scheme: p.legal_id_scheme.clone(),
+    }
+}
+
+impl ReceivedDocument {
+    /// A document of bytes that are not UBL: type unknown, every amount null, no
+    /// lines, the reason as its one check.
+    fn not_ubl(msg: &str) -> ReceivedDocument {
+        ReceivedDocument {
+            doc_type: ReceivedType::Unknown,
+            type_code: None,
+            document_number: None,
+            order_number: None,
+            despatch_reference: None,
+            buyer_reference: None,
+            issue_date: None,
+            due_date: None,
+            tax_point_date: None,
+            delivery_date: None,
+            period_start: None,
+            period_end: None,
+            payment_remittance: None,
+            is_remittance_structured: false,
+            currency: None,
+            totals: StatedTotals::default(),
+            tax_exclusive_amount: None,
+            tax_amount: None,
+            total_amount: None,
+            paid_amount: None,
+            remaining_amount: None,
+            lines: Vec::new(),
+            allowance_charges: Vec::new(),
+            vat_breakdown: Vec::new(),
+            supplier: ReceivedParty::default(),
+            customer: ReceivedParty::default(),
+            checks: vec![Check {
+                rule: "not_ubl".into(),
+                msg: msg.to_owned(),
+            }],
+            xml: None,
+            xml_available: false,
+            pdf_available: false,
+        }
+    }
+
+    fn from_facts(f: &Facts, text: &str) -> ReceivedDocument {
+        let mut unreadable: Vec<Check> = Vec::new();
+        let currency = f
+            .currencies
+            .first()
+            .map(|c| lexical::trim(c).to_owned())
+            .filter(|c| !c.is_empty());
+        let minor = currency
+            .as_deref()
+            .and_then(Currency::from_code)
+            .map_or(2, Currency::minor_unit);
+        let t = f.totals.unwrap_or_default();
+        let totals = StatedTotals {
+            line_extension_amount: t.line_extension.value(),
+            allowance_total_amount: t.allowance_total.value(),
+            charge_total_amount: t.charge_total.value(),
+            tax_exclusive_amount: t.tax_exclusive.value(),
+            tax_inclusive_amount: t.tax_inclusive.value(),
+            prepaid_amount: t.prepaid.value(),
+            payable_rounding_amount: t.rounding.value(),
+            payable_amount: t.payable.value(),
+        };
+        let total_amount = match (t.tax_inclusive, t.rounding) {
+            (Num::Val(a), Num::Absent) => Some(a),
+            (Num::Val(a), Num::Val(r)) => {
+                let sum = a.checked_add(r);
+                if sum.is_none() {
+                    unreadable.push(Check::unreadable(
+                        "BT-112 + BT-114 (total_amount) is too large to add up".into(),
+                    ));
+                }
+                sum
+            }
+            _ => None,
+        };
+        let paid_amount = match t.prepaid {
+            Num::Absent => Some(Decimal::ZERO),
+            n => n.value(),
+        };
+        let tax_amount = currency.as_deref().and_then(|c| {
+            f.tax_totals
+                .iter()
+                .find(|tt| {
+                    tt.amount.exists() && tt.currency.as_deref().map(lexical::trim) == Some(c)
+                })
+                .and_then(|tt| tt.amount.value())
+        });
+        let vat_breakdown = f
+            .tax_totals
+            .iter()
+            .find(|tt| !tt.subtotals.is_empty())
+            .map(|tt| {
+                tt.subtotals
+                    .iter()
+                    .map(|s| {
+                        let (category, vat_code, vat_rate) = category_parts(&s.category);
+                        ReceivedVatGroup {
+                            vat_code,
+                            vat_rate,
+                            category,
+                            taxable_amount: s.taxable.value(),
+                            tax_amount: s.tax.value(),
+                            exemption_reason: s.category.exemption_reason.clone(),
+                            exemption_reason_code: s.category.exemption_reason_code.clone(),
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let lines = f
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| line_of(f.root, i, l, minor, &mut unreadable))
+            .collect();
+        let (failed, notes) = checks::run(f);
+        let mut all_checks: Vec<Check> = failed
+            .into_iter()
+            .map(|rule| Check {
+                rule: rule.to_owned(),
+                msg: checks::text(rule).to_owned(),
+            })
+            .collect();
+        all_checks.extend(f.unreadable.iter().cloned());
+        all_checks.extend(unreadable);
+        all_checks.extend(notes);
+        let payment_remittance = f.payment_id.clone();
+        ReceivedDocument {
+            doc_type: match f.root {
+                Root::Invoice => ReceivedType::PurchaseInvoice,
+                Root::CreditNote => ReceivedType::PurchaseCreditNote,
+            },
+            type_code: f.type_code.clone(),
+            document_number: f.id.clone(),
+            order_number: f.order_number.clone(),
+            despatch_reference: f.despatch_reference.clone(),
+            buyer_reference: f.buyer_reference.clone(),
+            issue_date: f.issue_date.value(),
+            due_date: match f.due_date {
+                reader::Day::Absent => f.payment_due_date.value(),
+                d => d.value(),
+            },
+            tax_point_date: f.tax_point_date.value(),
+            delivery_date: f.delivery_date.value(),
+            period_start: f.period_start.value(),
+            period_end: f.period_end.value(),
+            is_remittance_structured: payment_remittance
+                .as_deref()
+                .is_some_and(is_structured_communication),
+            payment_remittance,
+            currency,
+            totals,
+            tax_exclusive_amount: totals.tax_exclusive_amount,
+            tax_amount,
+            total_amount,
+            paid_amount,
+            remaining_amount: totals.payable_amount,
+            lines,
+            allowance_charges: f.allowance_charges.iter().map(allowance_of).collect(),
+            vat_breakdown,
+            supplier: party_of(&f.supplier),
+            customer: party_of(&f.customer),
+            checks: all_checks,
+            xml: Some(text.to_owned()),
+            xml_available: true,
+            pdf_available: false,
+        }
+    }
+
+    /// The minor unit amounts are padded to: the currency's, 2 for an unknown code.
+    pub fn minor_unit(&self) -> u32 {
+        self.currency
+            .as_deref()
+            .and_then(Currency::from_code)
+            .map_or(2, Currency::minor_unit)
+    }
+
+    /// The payment status (decisions.md §3.10, peppol.md §6): `unknown` when the total
+    /// or the paid amount is null, the paid amount is negative, or it exceeds a
+    /// positive total.
+    pub fn payment_status(&self) -> PaymentStatus {
+        match (self.total_amount, self.paid_amount) {
+            (Some(total), Some(paid)) if paid >= Decimal::ZERO => {
+                if total > Decimal::ZERO && paid > total {
+                    PaymentStatus::Unknown
+                } else {
+                    PaymentStatus::derive(paid, total)
+                }
+            }
+            _ => PaymentStatus::Unknown,
+        }
+    }
+
+    /// A PATCH of `paid_amount`: the paid amount set, the remaining amount re-derived
+    /// as total − paid (null without a total, or on overflow).
+    pub fn set_paid_amount(&mut self, paid: Decimal) {
+        self.paid_amount = Some(paid);
+        self.remaining_amount = self.total_amount.and_then(|t| t.checked_sub(paid));
+    }
+
+    /// How a relation with these keys matches the supplier, if it does: by Peppol id
+    /// (`SCHEME:VALUE` against `cbc:EndpointID` and its `schemeID`, case-insensitive),
+    /// else by VAT number (spaces, dots and dashes removed, case-insensitive). Blank
+    /// keys are absent.
+    pub fn relation_match(
+        &self,
+        peppol_id: Option<&str>,
+        vat_number: Option<&str>,
+    ) -> Option<RelationMatch> {
+        let s = &self.supplier;
+        if let (Some(pid), Some(scheme), Some(value)) = (
+            present(peppol_id),
+            s.endpoint_scheme.as_deref(),
+            s.endpoint_id.as_deref(),
+        ) {
+            if let Some((ps, pv)) = pid.split_once(':') {
+                if ps.trim().to_lowercase() == scheme.to_lowercase()
+                    && pv.trim().to_lowercase() == value.to_lowercase()
+                {
+                    return Some(RelationMatch::PeppolId);
+                }
+            }
+        }
+        if let (Some(v), Some(supplier_vat)) = (present(vat_number), s.vat_number.as_deref()) {
+            let key = vat_key(v);
+            if !key.is_empty() && key == vat_key(supplier_vat) {
+                return Some(RelationMatch::VatNumber);
+            }
+        }
+        None
+    }
+
+    /// Whether a relation with these keys is the supplier (peppol.md §4), by Peppol id
+    /// or by VAT number.
+    pub fn matches_relation(&self, peppol_id: Option<&str>, vat_number: Option<&str>) -> bool {
+        self.relation_match(peppol_id, vat_number).is_some()
+    }
+
+    /// The relation of the document among candidates `(relation, peppol_id,
+    /// vat_number)`: the first whose Peppol id matches, else the first whose VAT number
+    /// matches, else none. Not-UBL documents match none.
+    pub fn pick_relation<'k, T>(
+        &self,
+        candidates: impl IntoIterator<Item = (T, Option<&'k str>, Option<&'k str>)>,
+    ) -> Option<T> {
+        if self.doc_type == ReceivedType::Unknown {
+            return None;
+        }
+        let mut by_vat = None;
+        for (rel, pid, vat) in candidates {
+            match self.relation_match(pid, vat) {
+                Some(RelationMatch::PeppolId) => return Some(rel),
+                Some(RelationMatch::VatNumber) if by_vat.is_none() => by_vat = Some(rel),
+                _ => {}
+            }
+        }
+        by_vat
+    }
+
+    /// The response shape (interface.md "Document (response shape)"): the fields in
+    /// the interface's order, amounts nullable and written with at least the
+    /// currency's minor-unit decimals, quantities, prices and rates as stated, then
+    /// the extra properties `vat_breakdown`, `type_code` and `checks`.
+    pub fn to_json(&self, info: &ResponseInfo<'_>) -> Value {
+        let minor = self.minor_unit();
+        let amount = |v: Option<Decimal>| v.map_or(Value::Null, |v| amount_value(v, minor));
+        let echo = |v: Option<Decimal>| v.map_or(Value::Null, decimal_value);
+        let text = |v: &Option<String>| v.clone().map_or(Value::Null, Value::String);
+        let day = |d: Option<NaiveDate>| {
+            d.map_or(Value::Null, |d| {
+                Value::String(d.format("%Y-%m-%d").to_string())
+            })
+        };
+        let type_str = match (self.doc_type, info.type_override) {
+            (ReceivedType::Unknown, Some(t)) => t,
+            (t, _) => t.as_str(),
+        };
+        let mut m = Map::new();
+        m.insert("id".into(), info.id.into());
+        m.insert("type".into(), type_str.into());
+        m.insert("origin".into(), info.origin.into());
+        m.insert("document_number".into(), text(&self.document_number));
+        m.insert("order_number".into(), text(&self.order_number));
+        m.insert("despatch_reference".into(), text(&self.despatch_reference));
+        m.insert("buyer_reference".into(), text(&self.buyer_reference));
+        m.insert("issue_date".into(), day(self.issue_date));
+        m.insert("due_date".into(), day(self.due_date));
+        m.insert("tax_point_date".into(), day(self.tax_point_date));
+        m.insert("delivery_date".into(), day(self.delivery_date));
+        m.insert("period_start".into(), day(self.period_start));
+        m.insert("period_end".into(), day(self.period_end));
+        m.insert("payment_remittance".into(), text(&self.payment_remittance));
+        m.insert(
+            "is_remittance_structured".into(),
+            self.is_remittance_structured.into(),
+        );
+        m.insert(
+            "create_date".into(),
+            info.create_date.map_or(Value::Null, |d| {
+                Value::String(d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+            }),
+        );
+        m.insert("currency".into(), text(&self.currency));
+        m.insert(
+            "tax_exclusive_amount".into(),
+            amount(self.tax_exclusive_amount),
+        );
+        m.insert("tax_amount".into(), amount(self.tax_amount));
+        m.insert("total_amount".into(), amount(self.total_amount));
+        m.insert("paid_amount".into(), amount(self.paid_amount));
+        m.insert("remaining_amount".into(), amount(self.remaining_amount));
+        m.insert(
+            "payment_status".into(),
+            self.payment_status().as_str().into(),
+        );
+        m.insert(
+            "accounting_status".into(),
+            info.accounting_status.as_str().into(),
+        );
+        m.insert("pdf_available".into(), self.pdf_available.into());
+        m.insert("xml_available".into(), self.xml_available.into());
+        m.insert(
+            "relation_type".into(),
+            info.relation
+                .map_or(Value::Null, |(_, k)| k.as_str().into()),
+        );
+        m.insert(
+            "relation_id".into(),
+            info.relation.map_or(Value::Null, |(id, _)| id.into()),
+        );
+        m.insert(
+            "journal_id".into(),
+            info.journal_id.map_or(Value::Null, Value::from),
+        );
+        m.insert("delivery_location_id".into(), Value::Null);
+        m.insert("payment_terms".into(), Value::Null);
+        m.insert("legal_notice".into(), Value::Null);
+        m.insert("peppol_status".into(), Value::Null);
+        m.insert("mail_status".into(), Value::Null);
+        m.insert("attachments".into(), Value::Array(Vec::new()));
+        let ac_json = |ac: &ReceivedAllowanceCharge, document_level: bool| {
+            let mut a = Map::new();
+            a.insert("code".into(), text(&ac.code));
+            a.insert(
+                "type".into(),
+                ac.kind.map_or(Value::Null, |k| k.as_str().into()),
+            );
+            a.insert("amount".into(), amount(ac.amount));
+            a.insert("reason".into(), text(&ac.reason));
+            a.insert("rate".into(), echo(ac.rate));
+            if document_level {
+                a.insert(
+                    "vat_code".into(),
+                    ac.vat_code.map_or(Value::Null, |c| c.as_str().into()),
+                );
+            }
+            Value::Object(a)
+        };
+        m.insert(
+            "allowance_charges".into(),
+            Value::Array(
+                self.allowance_charges
+                    .iter()
+                    .map(|ac| ac_json(ac, true))
+                    .collect(),
+            ),
+        );
+        let lines = self
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let mut o = Map::new();
+                o.insert("sequence".into(), (i + 1).into());
+                o.insert("quantity".into(), echo(l.quantity));
+                o.insert("vat_rate".into(), echo(l.vat_rate));
+                o.insert("item_name".into(), text(&l.item_name));
+                o.insert("item_description".into(), text(&l.item_description));
+                o.insert("unit_price".into(), echo(l.unit_price));
+                o.insert("unit_code".into(), text(&l.unit_code));
+                o.insert(
+                    "vat_code".into(),
+                    l.vat_code.map_or(Value::Null, |c| c.as_str().into()),
+                );
+                o.insert("subtotal".into(), amount(l.subtotal));
+                o.insert("total".into(), amount(l.total));
+                o.insert("tax_amount".into(), Value::Null);
+                o.insert("section_name".into(), Value::Null);
+                o.insert(
+                    "item_properties".into(),
+                    if l.item_properties.is_empty() {
+                        Value::Null
+                    } else {
+                        Value::Object(
+                            l.item_properties
+                                .iter()
+                                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                                .collect(),
+                        )
+                    },
+                );
+                o.insert("item_identification".into(), text(&l.item_identification));
+                o.insert("product_code".into(), text(&l.product_code));
+                o.insert(
+                    "allowance_charges".into(),
+                    Value::Array(
+                        l.allowance_charges
+                            .iter()
+                            .map(|ac| ac_json(ac, false))
+                            .collect(),
+                    ),
+                );
+                Value::Object(o)
+            })
+            .collect();
+        m.insert("lines".into(), Value::Array(lines));
+        let groups = self
+            .vat_breakdown
+            .iter()
+            .map(|g| {
+                let mut o = Map::new();
+                o.insert(
+                    "vat_code".into(),
+                    g.vat_code.map_or(Value::Null, |c| c.as_str().into()),
+                );
+                o.insert("vat_rate".into(), echo(g.vat_rate));
+                o.insert("category".into(), text(&g.category));
+                o.insert("taxable_amount".into(), amount(g.taxable_amount));
+                o.insert("tax_amount".into(), amount(g.tax_amount));
+                o.insert("exemption_reason".into(), text(&g.exemption_reason));
+                o.insert(
+                    "exemption_reason_code".into(),
+                    text(&g.exemption_reason_code),
+                );
+                Value::Object(o)
+            })
+            .collect();
+        m.insert("vat_breakdown".into(), Value::Array(groups));
+        m.insert("type_code".into(), text(&self.type_code));
+        m.insert(
+            "checks".into(),
+            Value::Array(
+                self.checks
+                    .iter()
+                    .map(|c| {
+                        let mut o = Map::new();
+                        o.insert("rule".into(), c.rule.clone().into());
+                        o.insert("msg".into(), c.msg.clone().into());
+                        Value::Object(o)
+                    })
+                    .collect(),
+            ),
+        );
+        Value::Object(m)
+    }
+}
+
+/// A line in its public form: the unit price and subtotal of peppol.md §6.
+fn line_of(
+    root: Root,
+    index: usize,
+    l: &reader::LineFacts,
+    minor: u32,
+    unreadable: &mut Vec<Check>,
+) -> ReceivedLine {
+    let (quantity, unit_code) = {
+        let invoiced = (l.invoiced_quantity, l.invoiced_unit.clone());
+        let credited = (l.credited_quantity, l.credited_unit.clone());
+        let (preferred, other) = match root {
+            Root::Invoice => (invoiced, credited),
+            Root::CreditNote => (credited, invoiced),
+        };
+        if preferred.0.exists() {
+            preferred
+        } else {
+            other
+        }
+    };
+    let unit_price = match (l.price, l.base_quantity) {
+        (Num::Val(p), Num::Absent) => Some(p),
+        (Num::Val(p), Num::Val(b)) if b.is_zero() || b == Decimal::ONE => Some(p),
+        (Num::Val(p), Num::Val(b)) => p.checked_div(b).map(|q| {
+            q.round_dp_with_strategy(6, RoundingStrategy::MidpointAwayFromZero)
+                .normalize()
+        }),
+        _ => None,
+    };
+    let quantity = quantity.value();
+    let subtotal = match (quantity, unit_price) {
+        (Some(q), Some(p)) => {
+            let s = q.checked_mul(p).map(|v| round_minor(v, minor));
+            if s.is_none() {
+                unreadable.push(Check::unreadable(format!(
+                    "the subtotal of line {} (quantity × unit price) is too large to compute",
+                    index + 1
+                )));
+            }
+            s
+        }
+        _ => None,
+    };
+    let (vat_category, vat_code, vat_rate) = category_parts(&l.category);
+    let mut item_properties: Vec<(String, String)> = Vec::new();
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (name, value) in &l.properties {
+        let value = value.clone().unwrap_or_default();
+        if let Some(&i) = seen.get(name.as_str()) {
+            if let Some(slot) = item_properties.get_mut(i) {
+                slot.1 = value;
+            }
+        } else {
+            seen.insert(name, item_properties.len());
+            item_properties.push((name.clone(), value));
+        }
+    }
+    ReceivedLine {
+        quantity,
+        unit_code,
+        price_amount: l.price.value(),
+        base_quantity: l.base_quantity.value(),
+        unit_price,
+        vat_category,
+        vat_code,
+        vat_rate,
+        item_name: l.item_name.clone(),
+        item_description: l.item_description.clone(),
+        item_identification: l.standard_id.clone(),
+        product_code: l.sellers_id.clone(),
+        item_properties,
+        subtotal,
+        total: l.net.value(),
+        allowance_charges: l.allowance_charges.iter().map(allowance_of).collect(),
+    }
+}
