@@ -1,26 +1,76 @@
 //! The asynchronous world (simulator.md): what happens to documents outside a
 //! request. `TICK` delivers it (the files of every document exist, every send under
 //! way arrives); `SET` is the back office overriding state fields.
+//!
+//! The stored documents keep the ids of those a `TICK` would change, so a `TICK`
+//! costs what it delivers, not the number of documents stored.
 
 use super::endpoints::{error, json_invalid, not_found_id, one, Answer};
 use super::request::Body;
 use super::Simulator;
-use crate::document::PeppolStatus;
+use crate::document::{Document, PeppolStatus};
 use crate::error::{ErrorCode, Loc};
 use crate::lifecycle;
 use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The stored documents by id, and the ids of those still pending: a `TICK` would
+/// change them (a file not yet available, a send under way).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Documents {
+    by_id: BTreeMap<String, Document>,
+    pending: BTreeSet<String>,
+}
+
+impl Documents {
+    /// The document `id`.
+    pub(crate) fn get(&self, id: &str) -> Option<&Document> {
+        self.by_id.get(id)
+    }
+
+    /// Stores a document (replacing the one of that id).
+    pub(crate) fn insert(&mut self, id: String, doc: Document) {
+        if after_tick(&doc) == state(&doc) {
+            self.pending.remove(&id);
+        } else {
+            self.pending.insert(id.clone());
+        }
+        self.by_id.insert(id, doc);
+    }
+
+    /// `TICK` on every pending document; none is pending after.
+    fn tick(&mut self) {
+        for id in std::mem::take(&mut self.pending) {
+            if let Some(doc) = self.by_id.get_mut(&id) {
+                (doc.pdf_available, doc.xml_available, doc.peppol_status) = after_tick(doc);
+            }
+        }
+    }
+}
+
+/// The files and the Peppol status of a document.
+fn state(doc: &Document) -> (bool, bool, PeppolStatus) {
+    (doc.pdf_available, doc.xml_available, doc.peppol_status)
+}
+
+/// What a `TICK` makes of them: the files of the document exist (a proforma never
+/// has a UBL, peppol.md §5), and a send under way arrives.
+fn after_tick(doc: &Document) -> (bool, bool, PeppolStatus) {
+    let peppol_status = match doc.peppol_status {
+        PeppolStatus::Sending => PeppolStatus::Sent,
+        other => other,
+    };
+    (
+        true,
+        doc.doc_type.is_peppol_type() || doc.xml_available,
+        peppol_status,
+    )
+}
 
 impl Simulator {
     /// `TICK`: the files of every document exist, and every send under way arrives.
     pub(super) fn tick(&mut self) -> Answer {
-        for doc in self.documents.values_mut() {
-            doc.pdf_available = true;
-            // A proforma has no UBL (peppol.md §5).
-            doc.xml_available = doc.doc_type.is_peppol_type();
-            if doc.peppol_status == PeppolStatus::Sending {
-                doc.peppol_status = PeppolStatus::Sent;
-            }
-        }
+        self.documents.tick();
         (200, Value::Object(Map::new()))
     }
 
@@ -44,5 +94,74 @@ impl Simulator {
             }
             Err(e) => error(&e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simulator::Simulator;
+    use serde_json::json;
+
+    fn sim() -> Simulator {
+        let scenario = json!({
+            "today": "2026-11-21",
+            "clients": [{"client_id": "app", "client_secret": "s", "permissions": ["c", "u"]}],
+            "relations": [{"id": "rel", "kind": "company", "peppol": true}],
+            "journals": [{"id": "j", "category": "sales_invoice", "numbering": "yearly", "prefix": "INV", "default": true}],
+            "requests": []
+        });
+        Simulator::load(scenario.to_string().as_bytes()).unwrap()
+    }
+
+    fn create(sim: &mut Simulator, query: &str) {
+        let body = json!({"type": "sale_invoice", "relation_id": "rel",
+            "lines": [{"item_name": "w", "quantity": 1, "unit_price": 1, "vat_rate": 21}]});
+        let (status, _) = sim.handle(&json!({"client": "app", "method": "POST",
+            "path": format!("/documents{query}"), "body": body}));
+        assert_eq!(status, 201);
+    }
+
+    fn pending(sim: &Simulator) -> Vec<&str> {
+        sim.documents.pending.iter().map(String::as_str).collect()
+    }
+
+    #[test]
+    fn tick_visits_only_the_pending_documents() {
+        // issue 12: TICK does not walk every document: the store keeps the ids of the
+        // documents a TICK would change, and a TICK empties that set
+        let mut sim = sim();
+        create(&mut sim, "");
+        create(&mut sim, "?send_peppol=true");
+        assert_eq!(pending(&sim), ["doc-1", "doc-2"]);
+        sim.handle(&json!({"method": "TICK"}));
+        assert!(pending(&sim).is_empty());
+        let doc = sim.document("doc-2").unwrap();
+        assert_eq!(state(doc), (true, true, PeppolStatus::Sent));
+        create(&mut sim, "");
+        assert_eq!(pending(&sim), ["doc-3"]);
+    }
+
+    #[test]
+    fn set_and_send_make_a_document_pending_again() {
+        // simulator.md: TICK delivers what SET or a send leaves undelivered
+        let mut sim = sim();
+        create(&mut sim, "");
+        sim.handle(&json!({"method": "TICK"}));
+        let (status, _) = sim.handle(&json!({"method": "SET", "path": "/documents/doc-1",
+            "body": {"pdf_available": false}}));
+        assert_eq!(status, 200);
+        assert_eq!(pending(&sim), ["doc-1"]);
+        sim.handle(&json!({"method": "TICK"}));
+        assert!(pending(&sim).is_empty());
+        let (status, _) = sim.handle(&json!({"client": "app", "method": "POST",
+            "path": "/documents/doc-1/send", "body": {"peppol": true}}));
+        assert_eq!(status, 200);
+        assert_eq!(pending(&sim), ["doc-1"]);
+        sim.handle(&json!({"method": "TICK"}));
+        assert_eq!(
+            state(sim.document("doc-1").unwrap()),
+            (true, true, PeppolStatus::Sent)
+        );
     }
 }

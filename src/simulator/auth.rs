@@ -23,6 +23,35 @@ pub(crate) struct Client {
     pub(crate) permissions: Permissions,
 }
 
+/// The clients of the scenario in order, indexed by `client_id`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Clients {
+    list: Vec<Client>,
+    by_id: BTreeMap<String, usize>,
+}
+
+impl From<Vec<Client>> for Clients {
+    fn from(list: Vec<Client>) -> Clients {
+        let mut by_id = BTreeMap::new();
+        for (i, c) in list.iter().enumerate() {
+            by_id.entry(c.id.clone()).or_insert(i);
+        }
+        Clients { list, by_id }
+    }
+}
+
+impl Clients {
+    /// The index of the client `id`.
+    pub(crate) fn position(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+
+    /// The client at `index`.
+    pub(crate) fn get(&self, index: usize) -> Option<&Client> {
+        self.list.get(index)
+    }
+}
+
 /// Whether a token is an access token or a refresh token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TokenKind {

@@ -126,15 +126,10 @@ impl Simulator {
             ),
             Route::DocumentUbl(id) => self.ubl_of(&id),
             Route::DeliveryLocations => self.locations_of(req),
-            Route::DeliveryLocation(id) => self
-                .records
-                .locations
-                .iter()
-                .find(|(l, _, _)| *l == id)
-                .map_or_else(
-                    || not_found_id("delivery location", &id),
-                    |(_, _, rec)| (200, rec.clone()),
-                ),
+            Route::DeliveryLocation(id) => self.records.locations.get(&id).map_or_else(
+                || not_found_id("delivery location", &id),
+                |rec| (200, rec.clone()),
+            ),
             Route::Relation(id) => self
                 .records
                 .relations
@@ -154,16 +149,13 @@ impl Simulator {
     /// authenticated by `Authorization: Bearer <access token>`.
     fn authenticate(&self, req: &Request) -> Result<Caller, ApiError> {
         let index = if let Some(name) = &req.client {
-            self.clients
-                .iter()
-                .position(|c| c.id == *name)
-                .ok_or_else(|| {
-                    ApiError::one(
-                        ErrorCode::InvalidClient,
-                        header_loc(),
-                        format!("no client named {name:?}"),
-                    )
-                })?
+            self.clients.position(name).ok_or_else(|| {
+                ApiError::one(
+                    ErrorCode::InvalidClient,
+                    header_loc(),
+                    format!("no client named {name:?}"),
+                )
+            })?
         } else if let Some(authorization) = &req.authorization {
             self.tokens.authenticate(authorization)?
         } else {
@@ -219,8 +211,8 @@ impl Simulator {
         };
         let Some(index) = self
             .clients
-            .iter()
-            .position(|c| c.id == id && c.secret == secret)
+            .position(&id)
+            .filter(|&i| self.clients.get(i).is_some_and(|c| c.secret == secret))
         else {
             return refused();
         };
@@ -320,9 +312,8 @@ impl Simulator {
         let found = self
             .records
             .locations
-            .iter()
-            .filter(|(_, rel, _)| rel == relation_id)
-            .map(|(_, _, rec)| rec.clone())
+            .of_relation(relation_id)
+            .cloned()
             .collect();
         (200, Value::Array(found))
     }
@@ -330,7 +321,7 @@ impl Simulator {
     /// `PATCH /brandings/{id}`: designates the default branding (`is_default`, which
     /// must mean true); any other key is read-only.
     fn designate_branding(&mut self, caller: Caller, id: &str, body: &Body) -> Answer {
-        let Some(index) = self.records.brandings.iter().position(|(b, _)| b == id) else {
+        let Some(index) = self.records.brandings.position(id) else {
             return not_found_id("branding", id);
         };
         if !caller.permissions.update {
@@ -396,41 +387,25 @@ impl Simulator {
             return error(&ApiError::new(errors));
         }
         if !designate {
-            return (
-                200,
-                self.records
-                    .brandings
-                    .get(index)
-                    .map_or(Value::Null, |(_, r)| r.clone()),
-            );
+            return (200, self.branding(index));
         }
         if caller.sandbox {
-            let mut record = self
-                .records
-                .brandings
-                .get(index)
-                .map_or(Value::Null, |(_, r)| r.clone());
+            let mut record = self.branding(index);
             if let Value::Object(m) = &mut record {
                 m.insert("default".into(), Value::Bool(true));
             }
             return (200, record);
         }
-        for (i, (_, record)) in self.records.brandings.iter_mut().enumerate() {
-            if let Value::Object(m) = record {
-                if i == index {
-                    m.insert("default".into(), Value::Bool(true));
-                } else if m.get("default") == Some(&Value::Bool(true)) {
-                    m.insert("default".into(), Value::Bool(false));
-                }
-            }
-        }
-        (
-            200,
-            self.records
-                .brandings
-                .get(index)
-                .map_or(Value::Null, |(_, r)| r.clone()),
-        )
+        self.records.brandings.designate(index);
+        (200, self.branding(index))
+    }
+
+    /// The record of the branding at `index`.
+    fn branding(&self, index: usize) -> Value {
+        self.records
+            .brandings
+            .get(index)
+            .map_or(Value::Null, Clone::clone)
     }
 
     /// `GET /documents/{id}/ubl` (peppol.md §5): the UBL of the document as it stands

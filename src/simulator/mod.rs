@@ -32,6 +32,7 @@
 mod async_world;
 mod auth;
 mod endpoints;
+mod records;
 mod request;
 mod scenario;
 mod world;
@@ -39,7 +40,7 @@ mod world;
 pub use world::World;
 
 use crate::document::Document;
-use auth::{Client, Tokens};
+use auth::{Clients, Tokens};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -69,9 +70,9 @@ pub(crate) struct Records {
     /// Journals by id.
     pub(crate) journals: BTreeMap<String, Value>,
     /// Delivery locations in scenario order: id, `relation_id`, record.
-    pub(crate) locations: Vec<(String, String, Value)>,
+    pub(crate) locations: records::Locations,
     /// Brandings in scenario order: id, record (its `default` kept up to date).
-    pub(crate) brandings: Vec<(String, Value)>,
+    pub(crate) brandings: records::Brandings,
 }
 
 /// A loaded scenario: the world, the stored documents, the tokens issued, and the
@@ -98,9 +99,9 @@ pub(crate) struct Records {
 pub struct Simulator {
     world: World,
     records: Records,
-    clients: Vec<Client>,
+    clients: Clients,
     tokens: Tokens,
-    documents: BTreeMap<String, Document>,
+    documents: async_world::Documents,
     created_live: u64,
     created_sandbox: u64,
     requests: Vec<Value>,

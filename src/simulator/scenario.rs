@@ -3,6 +3,7 @@
 //! documents and the requests, each malformed condition reported as a
 //! [`ScenarioError`] that says what and where.
 
+use super::async_world::Documents;
 use super::auth::{Client, Tokens};
 use super::request::Request;
 use super::world::World;
@@ -93,9 +94,9 @@ pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
     let mut simulator = Simulator {
         world,
         records,
-        clients,
+        clients: clients.into(),
         tokens: Tokens::default(),
-        documents: BTreeMap::new(),
+        documents: Documents::default(),
         created_live: 0,
         created_sandbox: 0,
         requests,
