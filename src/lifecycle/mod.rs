@@ -73,12 +73,14 @@ mod amounts;
 mod create;
 mod dates;
 mod patch;
+mod received;
 mod send;
 mod state;
 
 pub use amounts::exemptions;
 pub use create::{create, Created, DrawnNumber};
 pub use patch::patch;
+pub use received::{patch_received, send_received};
 pub use send::send;
 pub use state::apply_state;
 

@@ -31,7 +31,7 @@ pub fn send(
 
 /// The body's `peppol` flag (a missing body is `{}`); errors in the body's shape
 /// answer alone.
-fn read_peppol(body: Option<&Value>) -> Result<bool, ApiError> {
+pub(super) fn read_peppol(body: Option<&Value>) -> Result<bool, ApiError> {
     let empty = Map::new();
     let obj = match body {
         None | Some(Value::Null) => &empty,

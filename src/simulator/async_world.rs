@@ -77,6 +77,9 @@ impl Simulator {
     /// `SET /documents/{id}`: the back office overrides state fields.
     pub(super) fn set(&mut self, id: &str, body: &Body) -> Answer {
         let Some(stored) = self.documents.get(id) else {
+            if self.received.contains_key(id) {
+                return Simulator::received_set(id);
+            }
             return not_found_id("document", id);
         };
         let state = match body {

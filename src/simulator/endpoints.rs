@@ -115,7 +115,10 @@ impl Simulator {
             Route::Documents => self.create(caller, req),
             Route::Document(id) if req.method == "GET" => match self.documents.get(&id) {
                 Some(doc) => (200, doc.to_json()),
-                None => not_found_id("document", &id),
+                None => match self.received.get(&id) {
+                    Some(inbox) => (200, inbox.to_json(&id)),
+                    None => not_found_id("document", &id),
+                },
             },
             Route::Document(id) => self.patch(caller, &id, &req.body),
             Route::DocumentSend(id) => self.send(caller, &id, &req.body),
@@ -262,15 +265,49 @@ impl Simulator {
     /// `PATCH /documents/{id}`.
     fn patch(&mut self, caller: Caller, id: &str, body: &Body) -> Answer {
         let Some(stored) = self.documents.get(id) else {
-            return not_found_id("document", id);
+            return self.patch_received(caller, id, body);
         };
         let attempt = lifecycle::patch(&self.world, caller.permissions, stored, body.json());
         self.keep(caller, id, attempt, body)
     }
 
+    /// PATCH of a received document: `paid_amount` only (peppol.md §4).
+    fn patch_received(&mut self, caller: Caller, id: &str, body: &Body) -> Answer {
+        let Some(inbox) = self.received.get(id) else {
+            return not_found_id("document", id);
+        };
+        let current = inbox.to_json(id);
+        let attempt =
+            lifecycle::patch_received(caller.permissions, &inbox.doc, &current, body.json());
+        if let Body::Invalid { text, reason } = body {
+            return invalid_body_answer(attempt, text, reason, false);
+        }
+        match attempt {
+            Ok(doc) => {
+                let mut next = inbox.clone();
+                next.doc = doc;
+                let answer = (200, next.to_json(id));
+                if !caller.sandbox {
+                    self.received.insert(id.to_owned(), next);
+                }
+                answer
+            }
+            Err(e) => error(&e),
+        }
+    }
+
     /// `POST /documents/{id}/send`.
     fn send(&mut self, caller: Caller, id: &str, body: &Body) -> Answer {
         let Some(stored) = self.documents.get(id) else {
+            if self.received.contains_key(id) {
+                let e = lifecycle::send_received(caller.permissions, id, body.json());
+                return match body {
+                    Body::Invalid { text, reason } => {
+                        invalid_body_answer::<()>(Err(e), text, reason, false)
+                    }
+                    _ => error(&e),
+                };
+            }
             return not_found_id("document", id);
         };
         let attempt = lifecycle::send(&self.world, caller.permissions, stored, body.json());
@@ -412,7 +449,10 @@ impl Simulator {
     /// and its findings, once its XML is available.
     fn ubl_of(&self, id: &str) -> Answer {
         let Some(doc) = self.documents.get(id) else {
-            return not_found_id("document", id);
+            return match self.received.get(id) {
+                Some(inbox) => Simulator::received_ubl(inbox, id),
+                None => not_found_id("document", id),
+            };
         };
         let relation = self.world.relations.get(&doc.relation_id);
         let location = doc

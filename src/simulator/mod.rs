@@ -32,6 +32,7 @@
 mod async_world;
 mod auth;
 mod endpoints;
+mod inbox;
 mod records;
 mod request;
 mod scenario;
@@ -102,6 +103,7 @@ pub struct Simulator {
     clients: Clients,
     tokens: Tokens,
     documents: async_world::Documents,
+    received: BTreeMap<String, inbox::Inbox>,
     created_live: u64,
     created_sandbox: u64,
     requests: Vec<Value>,

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The top-level keys of a scenario; any other is malformed.
-const TOP_LEVEL_KEYS: [&str; 10] = [
+const TOP_LEVEL_KEYS: [&str; 11] = [
     "today",
     "now",
     "company",
@@ -31,12 +31,13 @@ const TOP_LEVEL_KEYS: [&str; 10] = [
     "delivery_locations",
     "brandings",
     "documents",
+    "received",
     "requests",
 ];
 
-type Object = Map<String, Value>;
+pub(crate) type Object = Map<String, Value>;
 
-fn malformed(message: impl Into<String>) -> ScenarioError {
+pub(crate) fn malformed(message: impl Into<String>) -> ScenarioError {
     ScenarioError(message.into())
 }
 
@@ -97,11 +98,13 @@ pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
         clients: clients.into(),
         tokens: Tokens::default(),
         documents: Documents::default(),
+        received: BTreeMap::new(),
         created_live: 0,
         created_sandbox: 0,
         requests,
     };
-    preload_documents(top, &mut simulator)?;
+    let preloaded = preload_documents(top, &mut simulator)?;
+    super::inbox::read_received(list(top, "received")?, &preloaded, &mut simulator)?;
     Ok(simulator)
 }
 
@@ -128,7 +131,7 @@ pub(crate) fn parse_date(s: &str) -> Option<NaiveDate> {
 /// An RFC 3339 date-time (any offset, turned into UTC), or one without an offset,
 /// read as UTC; its UTC date must lie in 0001-01-01 … 9999-12-31, or create_date
 /// could not be written as ISO 8601.
-fn parse_date_time(s: &str) -> Option<DateTime<Utc>> {
+pub(crate) fn parse_date_time(s: &str) -> Option<DateTime<Utc>> {
     let utc = if let Ok(dt) = DateTime::parse_from_rfc3339(s) {
         dt.with_timezone(&Utc)
     } else {
@@ -480,7 +483,7 @@ fn read_brandings(top: &Object, records: &mut Records) -> Result<(), ScenarioErr
 }
 
 /// Whether an id has the form of an id the run hands out (`doc-N`, `sbx-N`).
-fn is_run_id(id: &str) -> bool {
+pub(crate) fn is_run_id(id: &str) -> bool {
     ["doc-", "sbx-"].iter().any(|prefix| {
         id.strip_prefix(prefix)
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
@@ -498,7 +501,8 @@ fn describe(err: &ApiError) -> String {
 
 /// Creates the preloaded documents in order, through the normal create rules, each
 /// drawing its number like any create; then overwrites their state fields.
-fn preload_documents(top: &Object, sim: &mut Simulator) -> Result<(), ScenarioError> {
+/// Creates the preloaded documents; answers their ids.
+fn preload_documents(top: &Object, sim: &mut Simulator) -> Result<BTreeSet<String>, ScenarioError> {
     let mut seen = BTreeSet::new();
     for (i, rec) in list(top, "documents")?.into_iter().enumerate() {
         let at = format!("documents[{i}]");
@@ -522,7 +526,7 @@ fn preload_documents(top: &Object, sim: &mut Simulator) -> Result<(), ScenarioEr
         }
         sim.documents.insert(id, document);
     }
-    Ok(())
+    Ok(seen)
 }
 
 #[cfg(test)]

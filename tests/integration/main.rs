@@ -7,6 +7,7 @@ mod examples;
 mod expect;
 mod peppol;
 mod quickstart;
+mod received;
 mod routing;
 mod scenario;
 mod support;

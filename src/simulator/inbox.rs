@@ -1,0 +1,257 @@
+//! Received documents in the simulator (peppol.md §4, §5): the scenario's `received`
+//! list read into documents, and what they answer to GET, PATCH, send and `/ubl`.
+//!
+//! Decisions taken where the specification is silent:
+//! - `base64` is the standard alphabet; padding may be left out, and ASCII whitespace
+//!   (the line breaks of a MIME body) is skipped.
+//! - The relation of a received document is looked for among the scenario's relations
+//!   in the order of their ids: the first whose Peppol id matches, else the first
+//!   whose VAT number matches.
+//! - `SET` (the back office) does not apply to a received document: it answers 422
+//!   `received_document` at `["path", "id"]`.
+//! - A received document is read once, when the scenario is loaded: a relation added
+//!   later (there is no such path) would not be matched.
+
+use super::endpoints::{error, Answer};
+use super::scenario::{malformed, parse_date_time, Object};
+use super::{ScenarioError, Simulator};
+use crate::context::RelationKind;
+use crate::error::{ErrorCode, Loc};
+use crate::received::{self, ReceivedDocument, ResponseInfo};
+use chrono::{DateTime, Utc};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+/// The origins of the interface.
+const ORIGINS: [&str; 8] = [
+    "<service>",
+    "manual",
+    "peppol",
+    "mail",
+    "<external_system_1>",
+    "<external_system_2>",
+    "api",
+    "unknown",
+];
+
+/// The types of the interface.
+const TYPES: [&str; 6] = [
+    "sale_invoice",
+    "sale_credit_note",
+    "purchase_invoice",
+    "purchase_credit_note",
+    "other_document",
+    "unknown",
+];
+
+/// A received document with what only the world knows of it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Inbox {
+    pub(crate) doc: ReceivedDocument,
+    origin: String,
+    type_override: Option<String>,
+    create_date: DateTime<Utc>,
+    relation: Option<(String, RelationKind)>,
+    journal_id: Option<String>,
+}
+
+impl Inbox {
+    /// The response shape of the document `id`.
+    pub(crate) fn to_json(&self, id: &str) -> Value {
+        let info = ResponseInfo {
+            origin: &self.origin,
+            type_override: self.type_override.as_deref(),
+            create_date: Some(self.create_date),
+            relation: self.relation.as_ref().map(|(r, k)| (r.as_str(), *k)),
+            journal_id: self.journal_id.as_deref(),
+            ..ResponseInfo::new(id)
+        };
+        self.doc.to_json(&info)
+    }
+}
+
+/// Decodes base64 (standard alphabet, padding optional, ASCII whitespace skipped).
+fn base64(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    let mut padding = 0;
+    for c in text.bytes() {
+        if c.is_ascii_whitespace() {
+            continue;
+        }
+        if c == b'=' {
+            padding += 1;
+            continue;
+        }
+        if padding > 0 {
+            return None;
+        }
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push(u8::try_from((acc >> bits) & 0xFF).ok()?);
+        }
+    }
+    // Leftover bits must be zero padding of the last group (at most 4 bits).
+    if padding > 2 || bits >= 6 || acc & ((1 << bits) - 1) != 0 {
+        return None;
+    }
+    Some(out)
+}
+
+/// An optional string key of one of the allowed values.
+fn one_of(
+    rec: &Object,
+    at: &str,
+    key: &str,
+    allowed: &[&str],
+) -> Result<Option<String>, ScenarioError> {
+    match rec.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if allowed.contains(&s.as_str()) => Ok(Some(s.clone())),
+        Some(Value::String(s)) => Err(malformed(format!(
+            "{at}: {key} must be one of {}, got {s:?}",
+            allowed.join(", ")
+        ))),
+        Some(_) => Err(malformed(format!("{at}: {key} must be a string"))),
+    }
+}
+
+/// Reads the scenario's `received` list into the simulator. `taken` holds the ids of
+/// the preloaded documents: received documents share their id space.
+pub(crate) fn read_received(
+    items: Vec<&Object>,
+    taken: &BTreeSet<String>,
+    sim: &mut Simulator,
+) -> Result<(), ScenarioError> {
+    let mut seen = taken.clone();
+    for (i, rec) in items.into_iter().enumerate() {
+        let at = format!("received[{i}]");
+        let id = match rec.get("id") {
+            None | Some(Value::Null) => return Err(malformed(format!("{at}: missing id"))),
+            Some(Value::String(s)) => s.clone(),
+            Some(_) => return Err(malformed(format!("{at}: id must be a string"))),
+        };
+        if super::scenario::is_run_id(&id) {
+            return Err(malformed(format!(
+                "{at}: id {id:?} has the form of the ids the run hands out (doc-N, sbx-N)"
+            )));
+        }
+        if !seen.insert(id.clone()) {
+            return Err(malformed(format!(
+                "{at}: duplicate id {id:?} (received documents share the id space of documents)"
+            )));
+        }
+        let bytes = match (
+            rec.get("ubl").filter(|v| !v.is_null()),
+            rec.get("base64").filter(|v| !v.is_null()),
+        ) {
+            (Some(_), Some(_)) => return Err(malformed(format!("{at}: ubl and base64 together"))),
+            (None, None) => return Err(malformed(format!("{at}: neither ubl nor base64"))),
+            (Some(Value::String(s)), None) => s.as_bytes().to_vec(),
+            (None, Some(Value::String(s))) => {
+                base64(s).ok_or_else(|| malformed(format!("{at}: base64 is not valid base64")))?
+            }
+            (Some(_), None) => return Err(malformed(format!("{at}: ubl must be a string"))),
+            (None, Some(_)) => return Err(malformed(format!("{at}: base64 must be a string"))),
+        };
+        if bytes.is_empty() {
+            return Err(malformed(format!("{at}: the received bytes are empty")));
+        }
+        let origin = one_of(rec, &at, "origin", &ORIGINS)?.unwrap_or_else(|| "peppol".to_owned());
+        let type_override = one_of(rec, &at, "type", &TYPES)?;
+        let create_date = match rec.get("received_at") {
+            None | Some(Value::Null) => sim.world.now,
+            Some(Value::String(s)) => parse_date_time(s).ok_or_else(|| {
+                malformed(format!(
+                    "{at}: received_at {s:?} is not a valid date-time (rfc 3339)"
+                ))
+            })?,
+            Some(_) => {
+                return Err(malformed(format!(
+                    "{at}: received_at must be a date-time string"
+                )))
+            }
+        };
+        let doc = received::read(&bytes);
+        let relation = doc
+            .pick_relation(sim.world.relations.values().map(|r| {
+                (
+                    r,
+                    r.party.peppol_id.as_deref(),
+                    r.party.vat_number.as_deref(),
+                )
+            }))
+            .map(|r| (r.id.clone(), r.kind));
+        let journal_id = doc
+            .doc_type
+            .journal_category()
+            .and_then(|c| sim.world.defaults.get(&c).cloned());
+        sim.received.insert(
+            id,
+            Inbox {
+                doc,
+                origin,
+                type_override,
+                create_date,
+                relation,
+                journal_id,
+            },
+        );
+    }
+    Ok(())
+}
+
+impl Simulator {
+    /// `GET /documents/{id}/ubl` of a received document: the XML it came with.
+    pub(super) fn received_ubl(inbox: &Inbox, id: &str) -> Answer {
+        match (&inbox.doc.xml, inbox.doc.xml_available) {
+            (Some(xml), true) => (200, json!({"xml": xml, "findings": []})),
+            _ => super::endpoints::one(
+                ErrorCode::XmlNotAvailable,
+                Loc::root("path").key("id"),
+                &format!(
+                    "the received document {id} is not a UBL invoice or credit note: it has no xml"
+                ),
+            ),
+        }
+    }
+
+    /// `SET` on a received document: the back office does not override it.
+    pub(super) fn received_set(id: &str) -> Answer {
+        error(&crate::error::ApiError::one(
+            ErrorCode::ReceivedDocument,
+            Loc::root("path").key("id"),
+            format!("the document {id} was received: the back office sets no state on it"),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64;
+
+    #[test]
+    fn base64_standard_alphabet_padding_optional() {
+        assert_eq!(base64("JVBERi0xLjQ=").as_deref(), Some(&b"%PDF-1.4"[..]));
+        assert_eq!(base64("JVBERi0xLjQ").as_deref(), Some(&b"%PDF-1.4"[..]));
+        assert_eq!(
+            base64("JVBE\r\nRi0x LjQ=").as_deref(),
+            Some(&b"%PDF-1.4"[..])
+        );
+        assert_eq!(base64("").as_deref(), Some(&b""[..]));
+        for bad in ["JVBERi0xLjQ*", "J", "JV=BE", "JVBERi0xLjR="] {
+            assert_eq!(base64(bad), None, "{bad}");
+        }
+    }
+}
