@@ -8,6 +8,7 @@ mod expect;
 mod peppol;
 mod quickstart;
 mod received;
+mod roundtrip;
 mod routing;
 mod scenario;
 mod support;
