@@ -152,7 +152,7 @@ fn line() -> impl Strategy<Value = Value> {
         1u32..500,
         0u32..3,
         1u64..2_000_000,
-        0usize..7,
+        0usize..11,
         prop::option::of((any::<bool>(), 1u32..50, any::<bool>())),
     )
         .prop_map(|(q, q_scale, price_cents, code, ac)| {
@@ -164,6 +164,10 @@ fn line() -> impl Strategy<Value = Value> {
                 ("exempted", None),
                 ("standard", Some("5.5")),
                 ("standard", Some("21")),
+                ("intra_community", None),
+                ("reverse_charge", None),
+                ("export", None),
+                ("not_subject", None),
             ][code];
             let mut l = json!({"item_name": "Item", "quantity": format!("{}", rust_decimal::Decimal::new(i64::from(q), q_scale)),
                                "unit_price": format!("{}", rust_decimal::Decimal::new(i64::try_from(price_cents).unwrap_or(1), 2)),
