@@ -35,7 +35,7 @@ impl Context for Bench {
             kind: RelationKind::Company,
             payment_terms: "30-fm".parse().ok(),
             peppol: true,
-            party: Default::default(),
+            party: invoicing_core::party::Party::default(),
         })
     }
     fn journal(&self, id: &str) -> Option<Journal> {
