@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare the crate's Peppol findings with the official validator (issue 9).
 
-usage: compare.py [--kit DIR] [--show N] PATH [PATH ...]
+usage: compare.py [--kit DIR] [--show N] [--every-document] PATH [PATH ...]
 
 Each PATH is one of:
   - a directory: every NNNN.xml in it (a corpus of examples/peppol_corpus.rs), each
@@ -10,7 +10,9 @@ Each PATH is one of:
   - a .json simulator OUTPUT (`{"responses": [...]}`): every response body holding
     `xml` is checked against that body's `findings`;
   - a .json simulator SCENARIO (`{"requests": [...]}`): it is run with
-    `cargo run --quiet --example simulate` and its output checked as above.
+    `cargo run --quiet --example simulate` and its output checked as above; with
+    --every-document, a TICK and a `GET /documents/{id}/ubl` of every document it
+    holds (preloaded or created) are added after its own requests first.
 
 For every UBL document: the schema must report no error, and the set of fatal rule
 ids the validator reports must equal the set of `rule`s of the crate's findings.
@@ -83,10 +85,10 @@ def docs_of_output(label, output):
     return out
 
 
-def run_scenario(path):
+def simulate(path, scenario):
     proc = subprocess.run(
-        ["cargo", "run", "--quiet", "--example", "simulate", "--", path],
-        cwd=REPO, capture_output=True, text=True)
+        ["cargo", "run", "--quiet", "--example", "simulate", "--", "-"],
+        cwd=REPO, input=json.dumps(scenario), capture_output=True, text=True)
     try:
         return json.loads(proc.stdout)
     except json.JSONDecodeError:
@@ -94,7 +96,36 @@ def run_scenario(path):
         return {"error": "no output"}
 
 
-def collect(paths):
+def with_every_ubl(scenario, output):
+    """The scenario with, after its own requests, a TICK and a GET of the UBL of every
+    document it holds (preloaded or created live), so that none goes unchecked."""
+    clients = [c for c in scenario.get("clients", []) if isinstance(c, dict)
+               and c.get("environment", "live") == "live" and "client_id" in c]
+    if not clients:
+        return None
+    ids = [d["id"] for d in scenario.get("documents", []) if isinstance(d, dict) and "id" in d]
+    for r in output.get("responses", []):
+        body = r.get("body") if isinstance(r, dict) else None
+        if r.get("status") == 201 and isinstance(body, dict) and str(body.get("id", "")).startswith("doc-"):
+            ids.append(body["id"])
+    if not ids:
+        return None
+    extra = [{"method": "TICK"}] + [
+        {"client": clients[0]["client_id"], "method": "GET", "path": f"/documents/{i}/ubl"}
+        for i in dict.fromkeys(ids)]
+    return dict(scenario, requests=list(scenario.get("requests", [])) + extra)
+
+
+def run_scenario(path, scenario, every_document):
+    output = simulate(path, scenario)
+    if every_document and isinstance(output, dict) and "error" not in output:
+        more = with_every_ubl(scenario, output)
+        if more is not None:
+            output = simulate(path, more)
+    return output
+
+
+def collect(paths, every_document=False):
     """Every (name, xml, findings) named by the paths; errors as a list of names."""
     docs, errors = [], []
 
@@ -124,7 +155,7 @@ def collect(paths):
                 errors.append(f"{p}: {e}")
                 continue
             if isinstance(value, dict) and "requests" in value:
-                value = run_scenario(p)
+                value = run_scenario(p, value, every_document)
             if not isinstance(value, dict) or "error" in value:
                 errors.append(f"{p}: the scenario is malformed: {value.get('error') if isinstance(value, dict) else value}")
                 continue
@@ -138,9 +169,12 @@ def main(argv):
     kit = os.environ.get("PEPPOL_KIT") or os.path.join(os.path.dirname(REPO), "shared", "peppol")
     show = 8
     paths = []
+    every_document = False
     args = iter(argv)
     for a in args:
-        if a == "--kit":
+        if a == "--every-document":
+            every_document = True
+        elif a == "--kit":
             kit = next(args, "")
         elif a == "--show":
             show = int(next(args, "8"))
@@ -153,7 +187,7 @@ def main(argv):
     t0 = time.monotonic()
     validator = load_validator(kit)
     t_compile = time.monotonic() - t0
-    docs, errors = collect(paths)
+    docs, errors = collect(paths, every_document)
 
     table = {}  # rule -> [crate only, validator only, both]
     failures = []
@@ -198,8 +232,10 @@ def main(argv):
         print(f"... and {len(failures) - show} more mismatching documents")
     for e in errors:
         print(f"ERROR {e}")
+    sys.stdout.flush()
     print(f"validator: compile {t_compile:.1f} s, {len(docs)} documents in {t_validate:.1f} s",
           file=sys.stderr)
+    sys.stderr.flush()
     failed = len(failures) + len(errors)
     print(f"{passed} passed, {failed} failed")
     if not docs and not errors:
