@@ -1002,12 +1002,12 @@ fn parse_args() -> Result<Args, String> {
             "--count" => {
                 count = value("--count")?
                     .parse()
-                    .map_err(|e| format!("--count: {e}"))?
+                    .map_err(|e| format!("--count: {e}"))?;
             }
             "--seed" => {
                 seed = value("--seed")?
                     .parse()
-                    .map_err(|e| format!("--seed: {e}"))?
+                    .map_err(|e| format!("--seed: {e}"))?;
             }
             "--degrade" => {
                 degrade = value("--degrade")?

@@ -5,6 +5,7 @@
 mod auth;
 mod examples;
 mod expect;
+mod peppol_ubl;
 mod quickstart;
 mod routing;
 mod scenario;
