@@ -152,9 +152,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut sim) = Simulator::from_json(&world()) else {
         panic!("the fixed world was refused");
     };
-    let (status, created) = sim.handle(
-        &json!({"client": "app", "method": "POST", "path": "/documents", "body": body}),
-    );
+    let (status, created) =
+        sim.handle(&json!({"client": "app", "method": "POST", "path": "/documents", "body": body}));
     if status != 201 {
         return;
     }
@@ -200,7 +199,11 @@ fuzz_target!(|data: &[u8]| {
     };
     assert_eq!(root, expected, "the root of a {doc_type}");
     let again = ubl(doc, &company, &relation, location.as_ref());
-    assert_eq!(again.as_ref(), Some(&out), "same input, other bytes or findings");
+    assert_eq!(
+        again.as_ref(),
+        Some(&out),
+        "same input, other bytes or findings"
+    );
     let keys: Vec<String> = out
         .findings
         .iter()
