@@ -6,6 +6,7 @@ mod auth;
 mod examples;
 mod expect;
 mod peppol;
+mod peppol_ubl;
 mod quickstart;
 mod received;
 mod roundtrip;
