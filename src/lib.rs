@@ -99,6 +99,8 @@
 //! - Payment terms are echoed as sent: `007-df` is 7 days and is written `007-df`.
 //! - The typed core computes with any `Decimal`; requests are limited to 6 decimals on
 //!   quantities and prices, so every product is exact within rust_decimal's 28 digits.
+//! - Received documents: the reader's own decisions (encodings, first occurrences,
+//!   unreadable values, the order of `checks`) are listed in [`received`].
 #![forbid(unsafe_code)]
 
 pub mod allocation;
