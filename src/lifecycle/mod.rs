@@ -78,7 +78,7 @@ mod send;
 mod state;
 
 pub use amounts::exemptions;
-pub use create::{create, Created, DrawnNumber};
+pub use create::{create, create_bytes, Created, DrawnNumber};
 pub use patch::patch;
 pub use received::{patch_received, send_received};
 pub use send::send;
