@@ -6,7 +6,7 @@
 
 use super::amounts::{check_paid, compute_amounts, exemptions};
 use super::dates::{bounded_due_date, check_in_range, check_not_future, check_period};
-use super::{at, body_loc, body_object, permission_denied, resolve_relation};
+use super::{at, body_loc, body_object, json_invalid, permission_denied, resolve_relation};
 use crate::compute::{Computation, PaymentStatus};
 use crate::context::{
     Company, Context, DeliveryLocation, Journal, Permissions, Relation, RelationKind,
@@ -100,15 +100,7 @@ pub fn create_bytes(
 /// permissions, then the query) answers as it would, and the body's errors are
 /// replaced by `json_invalid`.
 fn not_json(attempt: Result<Created, ApiError>, body: &[u8], e: &serde_json::Error) -> ApiError {
-    let invalid = ValidationError::new(
-        ErrorCode::JsonInvalid,
-        body_loc(),
-        format!(
-            "the body is not valid json: {}",
-            e.to_string().to_lowercase()
-        ),
-    )
-    .with_input(&Value::String(String::from_utf8_lossy(body).into_owned()));
+    let invalid = json_invalid(body, e);
     match attempt {
         Err(e) if e.status != 422 => e,
         Err(e) => {
