@@ -201,21 +201,35 @@ fn decimal_number(value: Decimal) -> Value {
 /// Writes a decimal as `Decimal`'s `Display` does (`-12.50`, `0.05`, `100`), from its
 /// mantissa's digits, into the end of `buf`; `None` for a negative zero (left to
 /// `Display`).
-fn write_decimal(value: Decimal, buf: &mut [u8; 48]) -> Option<&str> {
+pub(crate) fn write_decimal(value: Decimal, buf: &mut [u8; 48]) -> Option<&str> {
     let negative = value.is_sign_negative();
     if negative && value.is_zero() {
         return None;
     }
     let scale = usize::try_from(value.scale()).ok()?;
-    let mut m = value.mantissa().unsigned_abs();
+    let m = value.mantissa().unsigned_abs();
+    // Most mantissas fit 64 bits, whose division is much cheaper than 128 bits'.
+    if let Ok(m64) = u64::try_from(m) {
+        return write_digits(m64, scale, negative, buf);
+    }
+    write_digits(m, scale, negative, buf)
+}
+
+/// The digits of mantissa `m` with `scale` decimals, as [`write_decimal`] writes them.
+fn write_digits<T>(mut m: T, scale: usize, negative: bool, buf: &mut [u8; 48]) -> Option<&str>
+where
+    T: Copy + PartialOrd + From<u8> + std::ops::Rem<Output = T> + std::ops::DivAssign,
+    u8: TryFrom<T>,
+{
+    let (zero, ten) = (T::from(0), T::from(10));
     let mut at = buf.len();
     let mut digits = 0;
     // the digits, then the leading zeros a fraction needs (0.05), and its point
-    while m > 0 || digits <= scale {
+    while m > zero || digits <= scale {
         at = at.checked_sub(1)?;
-        let digit = u8::try_from(m % 10).ok()?;
+        let digit = u8::try_from(m % ten).ok()?;
         *buf.get_mut(at)? = b'0' + digit;
-        m /= 10;
+        m /= ten;
         digits += 1;
         if digits == scale && scale > 0 {
             at = at.checked_sub(1)?;

@@ -2,7 +2,7 @@
 //! that the written UBL breaks, each at the field a user must mend.
 
 use super::codes;
-use super::writer::{category_percent, endpoint, has_kind, item_properties, reason_and_code};
+use super::writer::{accepted_code, category_percent, endpoint, has_kind, item_properties};
 use super::{Roles, UblKind};
 use crate::compute::{AllowanceKind, AllowanceValue};
 use crate::context::DeliveryLocation;
@@ -76,11 +76,21 @@ fn message(rule: &str) -> &'static str {
 }
 
 /// XPath's `normalize-space`: spaces, tabs, CR and LF collapsed and trimmed.
-pub(crate) fn normalize_space(s: &str) -> String {
-    s.split([' ', '\t', '\r', '\n'])
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+pub(crate) fn normalize_space(s: &str) -> std::borrow::Cow<'_, str> {
+    let ws = |c: char| matches!(c, ' ' | '\t' | '\r' | '\n');
+    if !s.starts_with(ws)
+        && !s.ends_with(ws)
+        && !s.contains(['\t', '\r', '\n'])
+        && !s.contains("  ")
+    {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.split([' ', '\t', '\r', '\n'])
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
 }
 
 /// Whether `code` (compared as the rule compares it) is in a sorted list.
@@ -104,13 +114,33 @@ fn round2(d: Decimal) -> Decimal {
 /// An allowance or charge as written: its place, kind, amount, rate and base, and
 /// its VAT category (document level only).
 struct WrittenAc {
-    loc: Loc,
+    place: Place,
     charge: bool,
     amount: Decimal,
     rate: Option<Decimal>,
     base: Option<Decimal>,
     category: Option<(&'static str, Option<Decimal>)>,
     code: Option<String>,
+}
+
+/// Where an allowance or charge is: document allowance `j`, or allowance `j` of
+/// line `i`.
+#[derive(Clone, Copy)]
+enum Place {
+    Document(usize),
+    Line(usize, usize),
+}
+
+impl Place {
+    fn loc(self) -> Loc {
+        match self {
+            Place::Document(j) => Loc::root("allowance_charges").index(j),
+            Place::Line(i, j) => Loc::root("lines")
+                .index(i)
+                .key("allowance_charges")
+                .index(j),
+        }
+    }
 }
 
 /// A line as written.
@@ -149,7 +179,7 @@ struct Written {
 
 fn written_ac(
     ac: &crate::compute::AllowanceCharge,
-    loc: Loc,
+    place: Place,
     amount: Decimal,
     base: Decimal,
     category: Option<(VatCode, Option<Decimal>)>,
@@ -160,13 +190,13 @@ fn written_ac(
         AllowanceValue::Amount(_) => None,
     };
     WrittenAc {
-        loc,
+        place,
         charge: ac.kind == AllowanceKind::Charge,
         amount: c.round(amount),
         rate,
         base: rate.map(|_| c.round(base)),
         category: category.map(|(code, rate)| (code.category(), category_percent(code, rate))),
-        code: reason_and_code(ac).0.map(str::to_owned),
+        code: accepted_code(ac).map(str::to_owned),
     }
 }
 
@@ -190,11 +220,7 @@ fn written(doc: &Document) -> Written {
                         .get(j)
                         .copied()
                         .unwrap_or_default();
-                    let loc = Loc::root("lines")
-                        .index(i)
-                        .key("allowance_charges")
-                        .index(j);
-                    written_ac(ac, loc, amount, amounts.subtotal, None, c)
+                    written_ac(ac, Place::Line(i, j), amount, amounts.subtotal, None, c)
                 })
                 .collect();
             WrittenLine {
@@ -214,10 +240,9 @@ fn written(doc: &Document) -> Written {
         };
         for (g, share) in comp.groups.iter().zip(&amounts.shares) {
             if !share.is_zero() {
-                let loc = Loc::root("allowance_charges").index(j);
                 acs.push(written_ac(
                     ac,
-                    loc,
+                    Place::Document(j),
                     *share,
                     g.base,
                     Some((g.vat_code, g.vat_rate)),
@@ -497,19 +522,20 @@ fn delivery_rules(location: Option<&DeliveryLocation>, w: &Written, doc: &Docume
 
 fn line_rules(doc: &Document, w: &Written, f: &mut Found) {
     for (i, (line, wl)) in doc.lines.iter().zip(&w.lines).enumerate() {
-        let at = Loc::root("lines").index(i);
+        let at = || Loc::root("lines").index(i);
         if filled(&line.item_name).is_none() {
-            f.add("BR-25", at.key("item_name"));
+            f.add("BR-25", at().key("item_name"));
         }
         let unit = filled(&line.unit_code).unwrap_or("C62");
         if !listed(codes::UNITS, &normalize_space(unit)) {
-            f.add("BR-CL-23", at.key("unit_code"));
+            f.add("BR-CL-23", at().key("unit_code"));
         }
-        if item_properties(line).iter().any(|(_, v)| v.is_none()) {
-            f.add("BR-54", at.key("item_properties"));
+        if line.item_properties.is_some() && item_properties(line).iter().any(|(_, v)| v.is_none())
+        {
+            f.add("BR-54", at().key("item_properties"));
         }
         if wl.price.is_sign_negative() && !wl.price.is_zero() {
-            f.add("BR-27", at.key("unit_price"));
+            f.add("BR-27", at().key("unit_price"));
         }
         // PEPPOL-EN16931-R120: the net within 0.02 of quantity × price ± allowances and charges.
         let mut expected = wl.quantity.checked_mul(wl.price);
@@ -523,7 +549,7 @@ fn line_rules(doc: &Document, w: &Written, f: &mut Found) {
             });
         }
         if !expected.is_some_and(|e| slack(wl.net, e)) {
-            f.add("PEPPOL-EN16931-R120", at);
+            f.add("PEPPOL-EN16931-R120", at());
         }
     }
 }
@@ -543,7 +569,7 @@ fn allowance_rules(w: &Written, f: &mut Found) {
         if let (Some(rate), Some(base)) = (ac.rate, ac.base) {
             let expected = base.checked_mul(rate).map(|x| x / Decimal::ONE_HUNDRED);
             if !expected.is_some_and(|e| slack(e, ac.amount)) {
-                f.add("PEPPOL-EN16931-R040", ac.loc.clone());
+                f.add("PEPPOL-EN16931-R040", ac.place.loc());
             }
         }
         if let Some(code) = &ac.code {
@@ -553,7 +579,7 @@ fn allowance_rules(w: &Written, f: &mut Found) {
                 (codes::PEPPOL_ALLOWANCE_CODES, "PEPPOL-EN16931-CL002")
             };
             if !listed(list, code) {
-                f.add(rule, ac.loc.clone());
+                f.add(rule, ac.place.loc());
             }
         }
     }

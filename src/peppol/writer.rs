@@ -48,11 +48,17 @@ pub(crate) fn terms_text(doc: &Document) -> String {
     }
 }
 
+/// The reason code written for an allowance or charge: its code, when it is exactly
+/// in the CEN code list of its kind.
+pub(crate) fn accepted_code(ac: &AllowanceCharge) -> Option<&str> {
+    filled(&ac.code).filter(|c| code_accepted(ac.kind, c))
+}
+
 /// The reason code and reason text written for an allowance or charge.
 pub(crate) fn reason_and_code(ac: &AllowanceCharge) -> (Option<&str>, String) {
     let code = filled(&ac.code);
     let reason = filled(&ac.reason);
-    let accepted = code.filter(|c| code_accepted(ac.kind, c));
+    let accepted = accepted_code(ac);
     let text = match (reason, code, accepted) {
         (Some(r), _, _) => r.to_owned(),
         (None, Some(c), None) => c.to_owned(),
@@ -81,29 +87,62 @@ pub(crate) fn category_percent(code: VatCode, rate: Option<Decimal>) -> Option<D
     }
 }
 
-/// A decimal in plain notation, as stored.
-fn plain(d: Decimal) -> String {
-    d.to_string()
+/// A decimal in plain notation, as stored (`Decimal`'s `Display`, written on the
+/// stack).
+fn plain(d: Decimal, buf: &mut [u8; 48]) -> std::borrow::Cow<'_, str> {
+    match crate::money::write_decimal(d, buf) {
+        Some(s) => std::borrow::Cow::Borrowed(s),
+        None => std::borrow::Cow::Owned(d.to_string()),
+    }
 }
+
+/// The amount elements, each with the start tag `NAME currencyID="CUR"` built once
+/// per document (the currency is one of the crate's ISO 4217 codes: three capital
+/// letters, nothing to escape).
+const AMOUNT_TAGS: [&str; 12] = [
+    "cbc:Amount",
+    "cbc:BaseAmount",
+    "cbc:PriceAmount",
+    "cbc:TaxAmount",
+    "cbc:TaxableAmount",
+    "cbc:LineExtensionAmount",
+    "cbc:TaxExclusiveAmount",
+    "cbc:TaxInclusiveAmount",
+    "cbc:AllowanceTotalAmount",
+    "cbc:ChargeTotalAmount",
+    "cbc:PrepaidAmount",
+    "cbc:PayableAmount",
+];
 
 struct W<'a> {
     x: Xml,
     doc: &'a Document,
     currency: Currency,
     cur: &'static str,
+    /// The start tag of each of [`AMOUNT_TAGS`], with its currency.
+    amount_starts: Vec<String>,
+    buf: [u8; 48],
 }
 
 impl W<'_> {
     fn amount(&mut self, name: &str, value: Decimal) {
-        let text = self.currency.format(value);
-        self.x.leaf_with(name, &[("currencyID", self.cur)], &text);
+        let rounded = self.currency.round(value);
+        let text = plain(rounded, &mut self.buf);
+        match AMOUNT_TAGS.iter().position(|t| *t == name) {
+            Some(i) => {
+                let start = self.amount_starts.get(i).map_or("", String::as_str);
+                self.x.leaf_raw_start(start, name, &text);
+            }
+            None => self.x.leaf_with(name, &[("currencyID", self.cur)], &text),
+        }
     }
 
     fn tax_category(&mut self, name: &str, code: VatCode, rate: Option<Decimal>) {
         self.x.open(name);
         self.x.leaf("cbc:ID", code.category());
         if let Some(p) = category_percent(code, rate) {
-            self.x.leaf("cbc:Percent", &plain(p));
+            let text = plain(p, &mut self.buf);
+            self.x.leaf("cbc:Percent", &text);
         }
         self.tax_scheme();
         self.x.close(name);
@@ -268,7 +307,8 @@ impl W<'_> {
             AllowanceValue::Amount(_) => None,
         };
         if let Some(r) = rate {
-            self.x.leaf("cbc:MultiplierFactorNumeric", &plain(r));
+            let text = plain(r, &mut self.buf);
+            self.x.leaf("cbc:MultiplierFactorNumeric", &text);
         }
         self.amount("cbc:Amount", amount);
         if rate.is_some() {
@@ -308,7 +348,8 @@ impl W<'_> {
             self.x.open("cac:TaxCategory");
             self.x.leaf("cbc:ID", g.vat_code.category());
             if let Some(p) = category_percent(g.vat_code, g.vat_rate) {
-                self.x.leaf("cbc:Percent", &plain(p));
+                let text = plain(p, &mut self.buf);
+                self.x.leaf("cbc:Percent", &text);
             }
             if let Some((code, reason)) = exemption(doc, i, g.vat_code) {
                 self.x.opt_leaf("cbc:TaxExemptionReasonCode", code);
@@ -353,10 +394,11 @@ impl W<'_> {
             ("cac:CreditNoteLine", "cbc:CreditedQuantity")
         };
         self.x.open(tag);
-        self.x.leaf("cbc:ID", &(index + 1).to_string());
+        let id = plain(Decimal::from(index + 1), &mut self.buf);
+        self.x.leaf("cbc:ID", &id);
         let unit = filled(&line.unit_code).unwrap_or("C62");
-        self.x
-            .leaf_with(qty, &[("unitCode", unit)], &plain(p.quantity));
+        let quantity = plain(p.quantity, &mut self.buf);
+        self.x.leaf_with(qty, &[("unitCode", unit)], &quantity);
         self.amount("cbc:LineExtensionAmount", amounts.total);
         for (j, ac) in p.allowance_charges.iter().enumerate() {
             let amount = amounts
@@ -396,8 +438,14 @@ impl W<'_> {
 
     /// An amount written exactly as stored (a price), with its currency.
     fn amount_exact(&mut self, name: &str, value: Decimal) {
-        self.x
-            .leaf_with(name, &[("currencyID", self.cur)], &plain(value));
+        let text = plain(value, &mut self.buf);
+        match AMOUNT_TAGS.iter().position(|t| *t == name) {
+            Some(i) => {
+                let start = self.amount_starts.get(i).map_or("", String::as_str);
+                self.x.leaf_raw_start(start, name, &text);
+            }
+            None => self.x.leaf_with(name, &[("currencyID", self.cur)], &text),
+        }
     }
 }
 
@@ -459,11 +507,17 @@ pub(crate) fn write(
     roles: &Roles<'_>,
     location: Option<&DeliveryLocation>,
 ) -> String {
+    let cur = doc.currency.code();
     let mut w = W {
-        x: Xml::new(2048 + doc.lines.len() * 700),
+        x: Xml::new(4096 + doc.lines.len() * 640),
         doc,
         currency: doc.currency,
-        cur: doc.currency.code(),
+        cur,
+        amount_starts: AMOUNT_TAGS
+            .iter()
+            .map(|t| format!("{t} currencyID=\"{cur}\""))
+            .collect(),
+        buf: [0; 48],
     };
     let root = if kind.is_invoice() {
         "Invoice"

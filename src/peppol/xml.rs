@@ -43,6 +43,7 @@ impl Xml {
         for (k, v) in attrs {
             start.push_attribute((*k, clean(v).as_ref()));
         }
+        // (`BytesStart::new` borrows the name: only an attribute allocates.)
         let _ = self.w.write_event(Event::Start(start));
     }
 
@@ -75,6 +76,18 @@ impl Xml {
         if let Some(text) = text {
             self.leaf(name, text);
         }
+    }
+
+    /// An element holding text whose start tag is `content` (`name attr="value"`)
+    /// as given: for attributes whose value needs no escaping, such as the crate's own
+    /// ISO 4217 currency codes, so that no buffer is built per element.
+    pub(crate) fn leaf_raw_start(&mut self, content: &str, name: &str, text: &str) {
+        let start = BytesStart::from_content(content, name.len());
+        let _ = self.w.write_event(Event::Start(start));
+        let _ = self
+            .w
+            .write_event(Event::Text(BytesText::new(clean(text).as_ref())));
+        self.close(name);
     }
 
     /// The written document.
