@@ -55,6 +55,13 @@ impl RelationKind {
             Self::Contact => "contact",
         }
     }
+
+    /// The kind written `s` (`company`, `contact`), if any.
+    pub fn parse(s: &str) -> Option<RelationKind> {
+        [Self::Company, Self::Contact]
+            .into_iter()
+            .find(|k| k.as_str() == s)
+    }
 }
 
 /// A third party a document is issued to.

@@ -125,6 +125,9 @@ pub mod peppol;
 pub mod received;
 pub mod remittance;
 pub mod simulator;
+pub mod stored;
+#[cfg(any(test, feature = "proptest"))]
+pub mod strategies;
 pub mod terms;
 pub mod validate;
 pub mod vat;

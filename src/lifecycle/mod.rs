@@ -1,5 +1,5 @@
 //! Create, PATCH and send as pure functions over a [`Context`], the client's
-//! [`Permissions`] and, for PATCH and send, the stored [`Document`]
+//! [`Permissions`](crate::context::Permissions) and, for PATCH and send, the stored [`Document`](crate::document::Document)
 //! (decisions.md §5, §6, §7). Nothing is written here: the caller stores what
 //! these functions return, and advances the journal counter a create drew.
 //!

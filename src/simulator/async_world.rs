@@ -28,6 +28,11 @@ impl Documents {
         self.by_id.get(id)
     }
 
+    /// Every stored document, in the order of their ids.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Document> {
+        self.by_id.values()
+    }
+
     /// Stores a document (replacing the one of that id).
     pub(crate) fn insert(&mut self, id: String, doc: Document) {
         if after_tick(&doc) == state(&doc) {

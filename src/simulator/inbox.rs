@@ -56,6 +56,25 @@ pub(crate) struct Inbox {
 }
 
 impl Inbox {
+    /// The stored form of the document `id` (see [`crate::stored`]).
+    pub(crate) fn stored(&self, id: &str) -> crate::stored::StoredReceived {
+        crate::stored::StoredReceived {
+            id: id.to_owned(),
+            origin: self.origin.clone(),
+            type_override: self.type_override.clone(),
+            create_date: self.create_date,
+            relation: self
+                .relation
+                .as_ref()
+                .map(|(r, k)| crate::stored::StoredRelation {
+                    id: r.clone(),
+                    kind: *k,
+                }),
+            journal_id: self.journal_id.clone(),
+            document: self.doc.clone(),
+        }
+    }
+
     /// The response shape of the document `id`.
     pub(crate) fn to_json(&self, id: &str) -> Value {
         let info = ResponseInfo {

@@ -144,6 +144,19 @@ impl Simulator {
         self.documents.get(id)
     }
 
+    /// Every document the world keeps, in its stored form ([`crate::stored`]): the
+    /// issued ones in the order of their ids, then the received ones in the order of
+    /// theirs. A server seeds its database with them.
+    pub fn stored_documents(&self) -> Vec<crate::stored::StoredDocument> {
+        use crate::stored::StoredDocument;
+        let issued = self.documents.iter().cloned().map(StoredDocument::Issued);
+        let received = self
+            .received
+            .iter()
+            .map(|(id, inbox)| StoredDocument::Received(Box::new(inbox.stored(id))));
+        issued.chain(received).collect()
+    }
+
     /// Runs the scenario's own requests in order and answers
     /// `{"responses": [{"status", "body"}, …]}`.
     pub fn run_requests(&mut self) -> Value {
