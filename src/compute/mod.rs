@@ -217,6 +217,65 @@ fn percent(base: Decimal, rate: Decimal) -> Option<Decimal> {
     }
 }
 
+/// The powers of ten a `u64` holds.
+const POW10: [u64; 20] = {
+    let mut t = [1_u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// The magnitude of a decimal's mantissa, if it fits a `u64`.
+fn small_mantissa(d: Decimal) -> Option<u64> {
+    u64::try_from(d.mantissa().unsigned_abs()).ok()
+}
+
+/// `round(a × b / 10^shift)` to `minor` decimals, half away from zero, on 64-bit
+/// integers: the fast path of [`product_rounded`], taken when both mantissas and their
+/// product fit a `u64` and the exact product's scale stays ≤ 28 (so the general path
+/// would compute the same exact product before rounding it). `None` otherwise.
+fn product_fast(a: Decimal, b: Decimal, shift: u32, minor: u32) -> Option<Decimal> {
+    let scale = a.scale() + b.scale() + shift;
+    if scale > 28 {
+        return None;
+    }
+    let product = small_mantissa(a)?.checked_mul(small_mantissa(b)?)?;
+    let units = if scale >= minor {
+        let divisor = *POW10.get(usize::try_from(scale - minor).ok()?)?;
+        let (quotient, rest) = (product / divisor, product % divisor);
+        // half away from zero on the magnitude: 2 × rest ≥ divisor
+        if rest >= divisor - rest {
+            quotient.checked_add(1)?
+        } else {
+            quotient
+        }
+    } else {
+        product.checked_mul(*POW10.get(usize::try_from(minor - scale).ok()?)?)?
+    };
+    // a zero result is a positive zero, as Currency::round gives it
+    let negative = units != 0 && a.is_sign_negative() != b.is_sign_negative();
+    let lo = u32::try_from(units & 0xFFFF_FFFF).ok()?;
+    let mid = u32::try_from(units >> 32).ok()?;
+    Some(Decimal::from_parts(lo, mid, 0, negative, minor))
+}
+
+/// `round(a × b)` (`percent` false) or `round(a × b / 100)` (`percent` true) to the
+/// currency's minor unit: exact, then rounded once, half away from zero.
+fn product_rounded(currency: Currency, a: Decimal, b: Decimal, percent: bool) -> Option<Decimal> {
+    let shift = if percent { 2 } else { 0 };
+    product_fast(a, b, shift, currency.minor_unit()).or_else(|| {
+        let exact = if percent {
+            self::percent(a, b)
+        } else {
+            a.checked_mul(b)
+        };
+        exact.map(|v| currency.round(v))
+    })
+}
+
 /// Computes the amount of one allowance/charge on `base` (decisions.md §3 steps 2, 6).
 fn allowance_amount(
     currency: Currency,
@@ -226,7 +285,7 @@ fn allowance_amount(
 ) -> Result<Decimal, ComputeError> {
     let amount = match ac.value {
         AllowanceValue::Amount(a) => Some(currency.round(a)),
-        AllowanceValue::Rate(r) => percent(base, r).map(|v| currency.round(v)),
+        AllowanceValue::Rate(r) => product_rounded(currency, base, r, true),
     };
     bounded(amount, position, "allowance/charge amount")
 }
@@ -239,9 +298,7 @@ fn compute_line(
 ) -> Result<LineAmounts, Vec<ComputeError>> {
     let at = Position::Line(i);
     let subtotal = bounded(
-        line.quantity
-            .checked_mul(line.unit_price)
-            .map(|v| currency.round(v)),
+        product_rounded(currency, line.quantity, line.unit_price, false),
         at,
         "line subtotal",
     )
@@ -267,12 +324,8 @@ fn compute_line(
     let total = bounded(total, at, "line total").map_err(|e| vec![e])?;
     let tax_amount = if line.vat_code.is_taxed() {
         let rate = line.vat_rate.unwrap_or_default();
-        bounded(
-            percent(total, rate).map(|v| currency.round(v)),
-            at,
-            "line tax",
-        )
-        .map_err(|e| vec![e])?
+        bounded(product_rounded(currency, total, rate, true), at, "line tax")
+            .map_err(|e| vec![e])?
     } else {
         Decimal::new(0, currency.minor_unit())
     };
@@ -282,6 +335,99 @@ fn compute_line(
         total,
         tax_amount,
     })
+}
+
+/// The VAT groups' keys (decisions.md §3.5: group by (vat_code, vat_rate), rates
+/// compared as numbers, so 21 and 21.00 are one group).
+#[derive(Default)]
+struct GroupKeys {
+    /// Per group: the code and the rate as its first line wrote it (bit for bit).
+    written: Vec<(VatCode, Option<[u8; 16]>)>,
+    /// Per group: the code and the normalized rate (scale, mantissa).
+    normalized: Vec<(VatCode, Option<(u32, i128)>)>,
+}
+
+impl GroupKeys {
+    /// The group of a line's code and rate; `new_group` is called when it opens one.
+    /// A rate written as the group's first line wrote it is found without normalizing.
+    fn group_of(
+        &mut self,
+        code: VatCode,
+        rate: Option<Decimal>,
+        new_group: impl FnOnce(),
+    ) -> usize {
+        let written = (code, rate.map(|r| r.serialize()));
+        if let Some(g) = self.written.iter().position(|k| *k == written) {
+            return g;
+        }
+        let key = (
+            code,
+            rate.map(|r| {
+                let n = r.normalize();
+                (n.scale(), n.mantissa())
+            }),
+        );
+        if let Some(g) = self.normalized.iter().position(|k| *k == key) {
+            return g;
+        }
+        new_group();
+        self.written.push(written);
+        self.normalized.push(key);
+        self.normalized.len() - 1
+    }
+}
+
+/// The sums of the line totals of each VAT group, added as the lines are computed.
+/// Line totals carry the minor unit's scale, so they are summed as integers; a total
+/// of another scale takes the decimal path.
+struct GroupSums {
+    minor: u32,
+    /// Per group: Σ totals in minor units (`None` past an `i128`).
+    units: Vec<Option<i128>>,
+    /// Per group: Σ totals of another scale, if any.
+    other: Vec<Option<Decimal>>,
+}
+
+impl GroupSums {
+    fn new(currency: Currency) -> GroupSums {
+        GroupSums {
+            minor: currency.minor_unit(),
+            units: Vec::new(),
+            other: Vec::new(),
+        }
+    }
+
+    /// Adds a line total into group `g`.
+    fn add(&mut self, g: usize, total: Decimal) {
+        if self.units.len() <= g {
+            self.units.resize(g + 1, Some(0));
+            self.other.resize(g + 1, None);
+        }
+        if total.scale() == self.minor {
+            if let Some(u) = self.units.get_mut(g) {
+                *u = u.and_then(|u| u.checked_add(total.mantissa()));
+            }
+        } else if let Some(o) = self.other.get_mut(g) {
+            let sum = o.unwrap_or(Decimal::new(0, self.minor));
+            *o = Some(sum.checked_add(total).unwrap_or(Decimal::MAX));
+        }
+    }
+
+    /// Sets each group's base (`Decimal::MAX` past a decimal's range, which the bound
+    /// refuses) and returns the document line total (`None` past a decimal's range).
+    fn finish(self, groups: &mut [VatGroup]) -> Option<Decimal> {
+        let minor = self.minor;
+        let mut line_total = Some(Decimal::new(0, minor));
+        for ((group, u), o) in groups.iter_mut().zip(self.units).zip(self.other) {
+            let mut base = u.and_then(|u| Decimal::try_from_i128_with_scale(u, minor).ok());
+            if let Some(o) = o {
+                base = base.and_then(|b| b.checked_add(o));
+            }
+            group.base = base.unwrap_or(Decimal::MAX);
+            line_total = line_total.and_then(|t| t.checked_add(group.base));
+        }
+        line_total
+    }
 }
 
 /// Computes every amount of a document (decisions.md §3), or every error found.
@@ -330,26 +476,13 @@ where
     let lines = lines.into_iter();
     let mut line_amounts = Vec::with_capacity(lines.size_hint().0);
     let mut groups: Vec<VatGroup> = Vec::new();
-    let mut group_keys: Vec<(VatCode, Option<(u32, i128)>)> = Vec::new();
-    let mut last_group = usize::MAX;
-    let mut group_of_line = Vec::with_capacity(lines.size_hint().0);
+    let mut keys = GroupKeys::default();
+    let mut sums = GroupSums::new(currency);
     for (i, line) in lines.enumerate() {
         match compute_line(currency, i, line) {
             Ok(amounts) => {
                 if errors.is_empty() {
-                    // decisions.md §3.5: group by (vat_code, vat_rate), rates compared as numbers
-                    let key = (
-                        line.vat_code,
-                        line.vat_rate.map(|r| {
-                            let n = r.normalize();
-                            (n.scale(), n.mantissa())
-                        }),
-                    );
-                    let g = if group_keys.get(last_group) == Some(&key) {
-                        last_group
-                    } else if let Some(g) = group_keys.iter().position(|k| *k == key) {
-                        g
-                    } else {
+                    let g = keys.group_of(line.vat_code, line.vat_rate, || {
                         groups.push(VatGroup {
                             vat_code: line.vat_code,
                             vat_rate: line.vat_rate,
@@ -359,11 +492,8 @@ where
                             taxable_amount: zero,
                             tax_amount: zero,
                         });
-                        group_keys.push(key);
-                        groups.len() - 1
-                    };
-                    last_group = g;
-                    group_of_line.push(g);
+                    });
+                    sums.add(g, amounts.total);
                     line_amounts.push(amounts);
                 }
             }
@@ -373,15 +503,7 @@ where
     if !errors.is_empty() {
         return Err(errors);
     }
-    let mut line_total = Some(zero);
-    for (amounts, &g) in line_amounts.iter().zip(&group_of_line) {
-        let group = &mut groups[g];
-        group.base = group
-            .base
-            .checked_add(amounts.total)
-            .unwrap_or(Decimal::MAX);
-        line_total = line_total.and_then(|t| t.checked_add(amounts.total));
-    }
+    let line_total = sums.finish(&mut groups);
     for group in &groups {
         if !within_limit(group.base) {
             errors.push(ComputeError::out_of_range(
@@ -475,7 +597,7 @@ where
         let tax = if group.vat_code.is_taxed() {
             let rate = group.vat_rate.unwrap_or_default();
             bounded(
-                percent(taxable, rate).map(|v| currency.round(v)),
+                product_rounded(currency, taxable, rate, true),
                 Position::Document,
                 "vat group tax",
             )

@@ -2091,3 +2091,113 @@ fn document_allowance_and_charge_totals_are_bound_checked() {
     assert_eq!(c.charge_total.to_string(), "999999999999999.99");
     assert_eq!(c.total_amount.to_string(), "121.00");
 }
+
+// ---------------------------------------------------------------------------------
+// The 64-bit fast path of the rounded products (issue 12)
+// ---------------------------------------------------------------------------------
+
+/// The general path of [`product_rounded`]: the exact `Decimal` product (or percent),
+/// then [`Currency::round`].
+fn product_general(currency: Currency, a: Decimal, b: Decimal, percent: bool) -> Option<Decimal> {
+    let exact = if percent {
+        super::percent(a, b)
+    } else {
+        a.checked_mul(b)
+    };
+    exact.map(|v| currency.round(v))
+}
+
+/// The same value and the same representation (scale, sign), bit for bit.
+fn same_bits(x: Option<Decimal>, y: Option<Decimal>) -> bool {
+    x.map(|v| v.serialize()) == y.map(|v| v.serialize())
+}
+
+#[test]
+fn fast_products_round_half_away_from_zero_like_the_general_path() {
+    // decisions.md §2, §3: exact product, one rounding half away from zero, never -0.00;
+    // the 64-bit path gives the general path's decimal bit for bit
+    let cases = [
+        ("1.005", "1", false),
+        ("-1.005", "1", false),
+        ("2", "9.99", false),
+        ("-1", "0", false),
+        ("0.001", "-0.004", false),
+        ("12.99", "999.99", false),
+        ("4.1958", "1", false),
+        ("0.125", "-1", false),
+        ("100.50", "21", true),
+        ("-0.02", "21", true),
+        ("0.02", "12.5", true),
+        ("18446744073.709551615", "1", false),
+        ("99999999999999.99", "100", true),
+    ];
+    for currency in [Currency::EUR, jpy(), kwd()] {
+        for (a, b, percent) in cases {
+            let (a, b) = (d(a), d(b));
+            let fast = product_fast(a, b, if percent { 2 } else { 0 }, currency.minor_unit());
+            let general = product_general(currency, a, b, percent);
+            if fast.is_some() {
+                assert!(
+                    same_bits(fast, general),
+                    "{a} × {b} ({percent}) in {currency}: {fast:?} vs {general:?}"
+                );
+            }
+            assert!(same_bits(product_rounded(currency, a, b, percent), general));
+        }
+    }
+    assert_eq!(
+        product_fast(d("-0.001"), d("1"), 0, 2).map(|v| v.serialize()),
+        Some(Decimal::new(0, 2).serialize()),
+        "a product rounded to zero is a positive zero"
+    );
+    assert!(product_fast(d("2"), d("9.99"), 0, 2).is_some());
+    assert!(product_fast(d("100.50"), d("21"), 2, 2).is_some());
+    // past 64 bits or a scale of 28 the fast path steps aside
+    assert_eq!(product_fast(d("18446744073709551616"), d("1"), 0, 2), None);
+    assert_eq!(
+        product_fast(d("0.00000000000001"), d("0.00000000000001"), 2, 2),
+        None
+    );
+}
+
+proptest! {
+    /// Invariant: the rounded product of `product_rounded` is, bit for bit, the exact
+    /// `Decimal` product rounded by `Currency::round`, for any mantissas and scales.
+    #[test]
+    fn rounded_products_equal_the_general_path(
+        ma in any::<i64>(), sa in 0u32..=16, mb in any::<i64>(), sb in 0u32..=16,
+        percent in any::<bool>(), cur in 0usize..3,
+    ) {
+        let currency = [Currency::EUR, jpy(), kwd()][cur];
+        let (a, b) = (Decimal::new(ma, sa), Decimal::new(mb, sb));
+        prop_assert!(same_bits(
+            product_rounded(currency, a, b, percent),
+            product_general(currency, a, b, percent)
+        ));
+        let (a, b) = (Decimal::new(ma % 100_000, sa % 4), Decimal::new(mb % 10_000, sb % 3));
+        prop_assert!(same_bits(
+            product_rounded(currency, a, b, percent),
+            product_general(currency, a, b, percent)
+        ));
+    }
+
+    /// Invariant: two spellings of one rate (21, 21.0, 21.00) make one VAT group, and
+    /// the group keeps the rate its first line wrote.
+    #[test]
+    fn rates_written_differently_share_their_group(order in proptest::collection::vec(0usize..3, 1..12)) {
+        let rates = ["21", "21.0", "21.00"];
+        let lines: Vec<LinePricing> = order
+            .iter()
+            .map(|&i| LinePricing {
+                quantity: d("1"),
+                unit_price: d("10"),
+                vat_code: VatCode::Standard,
+                vat_rate: Some(d(rates[i])),
+                allowance_charges: vec![],
+            })
+            .collect();
+        let c = compute(Currency::EUR, &lines, &[]).unwrap();
+        prop_assert_eq!(c.groups.len(), 1);
+        prop_assert_eq!(c.groups[0].vat_rate.unwrap().to_string(), rates[order[0]]);
+    }
+}

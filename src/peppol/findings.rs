@@ -398,39 +398,29 @@ fn scheme_value_rules(scheme: &str, value: &str, path: &[&str], f: &mut Found) {
     }
 }
 
-/// The digits of an ASCII digit string.
-fn digit_values(s: &str) -> Vec<u32> {
-    s.bytes().map(|b| u32::from(b.wrapping_sub(b'0'))).collect()
+/// The check digit of an ASCII digit string and the sum, modulo `modulus`, of its
+/// other digits weighted by `weight` (counted from the right, 0 next to the check
+/// digit); `None` when the string is empty.
+fn weighted(v: &str, modulus: u32, weight: impl Fn(usize) -> u32) -> Option<(u32, u32)> {
+    let mut digits = v.bytes().rev().map(|b| u32::from(b.wrapping_sub(b'0')));
+    let check = digits.next()?;
+    let sum = digits
+        .enumerate()
+        .fold(0, |acc, (i, x)| (acc + x % modulus * weight(i)) % modulus);
+    Some((check, sum))
 }
 
 /// The GS1 check digit (`u:gln`).
 fn gln(v: &str) -> bool {
-    let d = digit_values(v);
-    let Some((&check, body)) = d.split_last() else {
-        return false;
-    };
-    let sum: u32 = body
-        .iter()
-        .rev()
-        .enumerate()
-        .map(|(i, x)| x * if i % 2 == 0 { 3 } else { 1 })
-        .sum();
-    (10 - sum % 10) % 10 == check
+    weighted(v, 10, |i| if i % 2 == 0 { 3 } else { 1 })
+        .is_some_and(|(check, sum)| (10 - sum) % 10 == check)
 }
 
 /// The Norwegian organisation number check (`u:mod11`).
 pub(crate) fn mod11(v: &str) -> bool {
-    let d = digit_values(v);
-    let Some((&check, body)) = d.split_last() else {
-        return false;
-    };
-    let sum: u32 = body
-        .iter()
-        .rev()
-        .enumerate()
-        .map(|(i, x)| x * (u32::try_from(i % 6).unwrap_or(0) + 2))
-        .sum();
-    d.iter().any(|x| *x > 0) && (11 - sum % 11) % 11 == check
+    let weight = |i: usize| u32::try_from(i % 6).unwrap_or(0) + 2;
+    v.bytes().any(|b| b != b'0')
+        && weighted(v, 11, weight).is_some_and(|(check, sum)| (11 - sum) % 11 == check)
 }
 
 /// The Belgian enterprise number check (`u:mod97-0208`).

@@ -428,3 +428,49 @@ fn se_no_it_rules() {
         ["IT-R-002", "IT-R-003", "IT-R-004"]
     );
 }
+
+/// peppol.md §1: a party key of the wrong JSON type makes the scenario malformed; a
+/// well-typed value that is wrong for Peppol is kept (it becomes a finding).
+#[test]
+fn party_keys_of_the_wrong_json_type_make_the_scenario_malformed() {
+    let base = || {
+        serde_json::json!({
+            "today": "2026-11-21",
+            "company": {"name": "A"},
+            "relations": [{"id": "r", "kind": "company", "name": "B"}],
+            "delivery_locations": [{"id": "l", "relation_id": "r"}],
+            "requests": []
+        })
+    };
+    let cases: [(&str, Value); 8] = [
+        ("/company/name", serde_json::json!(5)),
+        ("/company/address", serde_json::json!("Meir 24")),
+        ("/company/enforce_peppol_rules", serde_json::json!("yes")),
+        ("/company/iban", serde_json::json!(["BE68"])),
+        ("/relations/0/vat_number", serde_json::json!(403_033_416)),
+        (
+            "/relations/0/address",
+            serde_json::json!({"country_code": 32}),
+        ),
+        (
+            "/delivery_locations/0/identifier",
+            serde_json::json!(5_410_000_000_019_u64),
+        ),
+        ("/delivery_locations/0/address", serde_json::json!(true)),
+    ];
+    for (pointer, value) in cases {
+        let mut sc = base();
+        let (parent, key) = pointer.rsplit_once('/').expect("pointer");
+        sc.pointer_mut(parent).expect("parent")[key] = value;
+        let out = invoicing_core::simulator::run(sc.to_string().as_bytes());
+        assert!(out["error"].is_string(), "{pointer}: {out}");
+    }
+    let mut sc = base();
+    sc["company"]["vat_number"] = "0123456749".into();
+    sc["relations"][0]["peppol_id"] = "9999:x".into();
+    let out = invoicing_core::simulator::run(sc.to_string().as_bytes());
+    assert!(
+        out["responses"].is_array(),
+        "wrong for Peppol is not malformed: {out}"
+    );
+}
