@@ -103,7 +103,7 @@ impl Context for Failing {
             kind: RelationKind::Company,
             payment_terms: None,
             peppol: true,
-            party: Default::default(),
+            party: invoicing_core::party::Party::default(),
         }))
     }
     fn journal(&self, id: &str) -> Result<Option<Journal>, ContextError> {
