@@ -149,6 +149,7 @@ pub mod compute;
 pub mod context;
 pub mod document;
 pub mod error;
+pub mod http;
 mod iso4217;
 pub mod lifecycle;
 pub mod money;
@@ -158,6 +159,7 @@ pub mod party;
 pub mod peppol;
 pub mod received;
 pub mod remittance;
+pub mod requests;
 pub mod simulator;
 pub mod stored;
 #[cfg(any(test, feature = "proptest"))]

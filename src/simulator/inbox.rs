@@ -56,6 +56,18 @@ pub(crate) struct Inbox {
 }
 
 impl Inbox {
+    /// A received document from its stored form.
+    pub(crate) fn from_stored(r: crate::stored::StoredReceived) -> Inbox {
+        Inbox {
+            doc: r.document,
+            origin: r.origin,
+            type_override: r.type_override,
+            create_date: r.create_date,
+            relation: r.relation.map(|rel| (rel.id, rel.kind)),
+            journal_id: r.journal_id,
+        }
+    }
+
     /// The stored form of the document `id` (see [`crate::stored`]).
     pub(crate) fn stored(&self, id: &str) -> crate::stored::StoredReceived {
         crate::stored::StoredReceived {
