@@ -9,7 +9,7 @@ use criterion::{criterion_group, Criterion};
 use invoicing_core::context::{
     Company, Context, ContextError, DeliveryLocation, Journal, Permissions, Relation, RelationKind,
 };
-use invoicing_core::lifecycle::create;
+use invoicing_core::lifecycle::create_bytes;
 use invoicing_core::numbering::{JournalCategory, Numbering, Window};
 use serde_json::{json, Value};
 use std::hint::black_box;
@@ -99,8 +99,7 @@ fn body(n: usize) -> Vec<u8> {
 }
 
 fn create_path(ctx: &Bench, bytes: &[u8]) -> Vec<u8> {
-    let value: Value = serde_json::from_slice(bytes).unwrap_or(Value::Null);
-    match create(ctx, Permissions::ALL, None, Some(&value), "doc-1") {
+    match create_bytes(ctx, Permissions::ALL, None, bytes, "doc-1") {
         Ok(created) => serde_json::to_vec(&created.document).unwrap_or_default(),
         Err(e) => serde_json::to_vec(&e.body()).unwrap_or_default(),
     }

@@ -1,6 +1,8 @@
 //! Writing the UBL of the 500-line document (peppol.md §2: the XML and its findings)
 //! against the create path of the same document: JSON bytes in → the stored
 //! `Document` (parse, validate, compute, number). Goal: UBL / create ≤ 1.0.
+//! And reading that UBL back as a received document (peppol.md §4: the streaming
+//! reader and its checks) against writing it. Goal: read / write ≤ 1.5.
 //!
 //! Run with `cargo bench --bench ubl`; the ratios are printed at the end, timed in
 //! the same run. The document is the one of `benches/create.rs` (500 lines over 4
@@ -17,6 +19,7 @@ use invoicing_core::lifecycle::create;
 use invoicing_core::numbering::{JournalCategory, Numbering, Window};
 use invoicing_core::party::{Address, Party};
 use invoicing_core::peppol::ubl;
+use invoicing_core::received::read;
 use serde_json::{json, Value};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -164,6 +167,10 @@ fn benches(c: &mut Criterion) {
     c.bench_function("ubl/500", |b| {
         b.iter(|| write_ubl(&ctx, black_box(&doc)));
     });
+    let xml = ubl(&doc, &ctx.company, &ctx.relation, None).map_or_else(String::new, |u| u.xml);
+    c.bench_function("read/500", |b| {
+        b.iter(|| read(black_box(xml.as_bytes())).lines.len());
+    });
 }
 
 /// Nanoseconds per call of `f`: the fastest of 12 rounds of at least `budget / 12`
@@ -203,11 +210,20 @@ fn ratios() {
     let ubl500 = per_call(budget, || {
         black_box(write_ubl(&ctx, black_box(&doc)));
     });
-    let size = ubl(&doc, &ctx.company, &ctx.relation, None).map_or(0, |u| u.xml.len());
+    let xml = ubl(&doc, &ctx.company, &ctx.relation, None).map_or_else(String::new, |u| u.xml);
+    let size = xml.len();
+    let read500 = per_call(budget, || {
+        black_box(read(black_box(xml.as_bytes())).lines.len());
+    });
     println!("500 lines: create (bytes -> stored document) {create500} ns, UBL (xml {size} bytes + findings) {ubl500} ns");
     println!(
         "ratio UBL / create (500 lines): {} (goal <= 1.00)",
         ratio(ubl500, create500)
+    );
+    println!("500 lines: read the UBL back (received reader and its checks) {read500} ns");
+    println!(
+        "ratio read / write (500 lines): {} (goal <= 1.50)",
+        ratio(read500, ubl500)
     );
 }
 

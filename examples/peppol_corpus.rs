@@ -22,6 +22,9 @@
 //! wrong scheme, a bad check digit, a lowercase country code…), so that the party
 //! rules are exercised too.
 
+#[path = "support/round_trip.rs"]
+mod round_trip;
+
 use invoicing_core::simulator::Simulator;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
@@ -968,7 +971,7 @@ fn requests(body: &Value) -> Value {
 fn run(draft: &Draft) -> Result<Option<(String, Value)>, String> {
     let mut sim = Simulator::from_json(&draft.scenario).map_err(|e| e.message().to_owned())?;
     let reqs = requests(&draft.body);
-    let (status, _) = sim.handle(&reqs[0]);
+    let (status, issued) = sim.handle(&reqs[0]);
     if status != 201 {
         return Ok(None);
     }
@@ -981,6 +984,9 @@ fn run(draft: &Draft) -> Result<Option<(String, Value)>, String> {
         return Err(format!("GET /ubl answered {status}: {ubl}"));
     }
     let xml = ubl["xml"].as_str().unwrap_or_default().to_owned();
+    // issue 10: what the writer writes reads back as issued.
+    round_trip::check_round_trip(&issued, &xml, &ubl["findings"])
+        .map_err(|e| format!("round trip: {e}"))?;
     Ok(Some((xml, ubl["findings"].clone())))
 }
 

@@ -142,6 +142,8 @@
 //!   IT-R), which apply when the seller is not Belgian, are not computed yet.
 //! - The typed core computes with any `Decimal`; requests are limited to 6 decimals on
 //!   quantities and prices, so every product is exact within rust_decimal's 28 digits.
+//! - Received documents: the reader's own decisions (encodings, first occurrences,
+//!   unreadable values, the order of `checks`) are listed in [`received`].
 #![forbid(unsafe_code)]
 
 pub mod allocation;

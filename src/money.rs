@@ -191,27 +191,42 @@ pub fn decimal_value(value: Decimal) -> Value {
 /// A decimal's text as a JSON number, formatted on the stack: a decimal never needs
 /// more than 31 characters (sign, 28 digits, point, a leading zero).
 fn decimal_number(value: Decimal) -> Value {
-    struct Buf {
-        bytes: [u8; 48],
-        len: usize,
+    let mut buf = [0_u8; 48];
+    match write_decimal(value, &mut buf) {
+        Some(text) => number_value(text),
+        None => number_value(&value.to_string()),
     }
-    impl std::fmt::Write for Buf {
-        fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            let end = self.len + s.len();
-            let slot = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
-            slot.copy_from_slice(s.as_bytes());
-            self.len = end;
-            Ok(())
+}
+
+/// Writes a decimal as `Decimal`'s `Display` does (`-12.50`, `0.05`, `100`), from its
+/// mantissa's digits, into the end of `buf`; `None` for a negative zero (left to
+/// `Display`).
+fn write_decimal(value: Decimal, buf: &mut [u8; 48]) -> Option<&str> {
+    let negative = value.is_sign_negative();
+    if negative && value.is_zero() {
+        return None;
+    }
+    let scale = usize::try_from(value.scale()).ok()?;
+    let mut m = value.mantissa().unsigned_abs();
+    let mut at = buf.len();
+    let mut digits = 0;
+    // the digits, then the leading zeros a fraction needs (0.05), and its point
+    while m > 0 || digits <= scale {
+        at = at.checked_sub(1)?;
+        let digit = u8::try_from(m % 10).ok()?;
+        *buf.get_mut(at)? = b'0' + digit;
+        m /= 10;
+        digits += 1;
+        if digits == scale && scale > 0 {
+            at = at.checked_sub(1)?;
+            *buf.get_mut(at)? = b'.';
         }
     }
-    let mut buf = Buf {
-        bytes: [0; 48],
-        len: 0,
-    };
-    if std::fmt::Write::write_fmt(&mut buf, format_args!("{value}")).is_err() {
-        return number_value(&value.to_string());
+    if negative {
+        at = at.checked_sub(1)?;
+        *buf.get_mut(at)? = b'-';
     }
-    std::str::from_utf8(&buf.bytes[..buf.len]).map_or(Value::Null, number_value)
+    std::str::from_utf8(buf.get(at..)?).ok()
 }
 
 #[cfg(test)]
@@ -341,5 +356,46 @@ mod tests {
         assert!(all.contains(&Currency::EUR));
         assert_eq!(Currency::EUR.code(), "EUR");
         assert_eq!(Currency::EUR.to_string(), "EUR");
+    }
+
+    proptest::proptest! {
+        /// Invariant: the digit writer writes a decimal exactly as `Decimal`'s
+        /// `Display` does, for any mantissa, scale and sign (issue 12: no round trip
+        /// through `fmt` per amount).
+        #[test]
+        fn decimals_are_written_as_display_writes_them(
+            hi in proptest::prelude::any::<u32>(), mid in proptest::prelude::any::<u32>(),
+            lo in proptest::prelude::any::<u32>(), negative in proptest::prelude::any::<bool>(),
+            scale in 0u32..=28, small in 0u32..3,
+        ) {
+            let (hi, mid) = match small { 0 => (0, 0), 1 => (0, mid), _ => (hi, mid) };
+            let value = Decimal::from_parts(lo, mid, hi, negative, scale);
+            let mut buf = [0_u8; 48];
+            match write_decimal(value, &mut buf) {
+                Some(text) => proptest::prop_assert_eq!(text, value.to_string()),
+                None => proptest::prop_assert!(value.is_zero() && value.is_sign_negative()),
+            }
+        }
+    }
+
+    #[test]
+    fn decimals_are_written_with_their_scale() {
+        // decisions.md §2: 121.00, 0.05, 100, -12.50 as written
+        let w = |s: &str| {
+            let mut buf = [0_u8; 48];
+            write_decimal(d(s), &mut buf).map(str::to_owned)
+        };
+        for s in [
+            "121.00",
+            "0.05",
+            "100",
+            "-12.50",
+            "0",
+            "0.000",
+            "-0.001",
+            "79228162514264337593543950335",
+        ] {
+            assert_eq!(w(s).as_deref(), Some(s));
+        }
     }
 }

@@ -7,6 +7,7 @@ use invoicing_core::received::{read, ReceivedDocument, ReceivedType, ResponseInf
 use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::Path;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/peppol");
@@ -850,6 +851,35 @@ fn a_ten_megabyte_document_reads_in_linear_time() {
     let doc = read(deep.as_bytes());
     assert!(started.elapsed().as_secs() < 60);
     assert_eq!(doc.doc_type, ReceivedType::PurchaseInvoice);
+}
+
+#[test]
+fn many_vat_groups_and_lines_are_tested_in_linear_time() {
+    // 5 000 lines and 5 000 S groups of distinct rates: each group's BR-S-08 sum is
+    // looked up, never recomputed over every line
+    let n = 5_000;
+    let mut x = String::from("<Invoice xmlns=\"urn:oasis:names:specification:ubl:schema:xsd:Invoice-2\" xmlns:cac=\"urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2\" xmlns:cbc=\"urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2\"><cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>");
+    for _ in 0..n {
+        x.push_str("<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>");
+    }
+    x.push_str("<cac:TaxTotal><cbc:TaxAmount currencyID=\"EUR\">0</cbc:TaxAmount>");
+    for i in 0..n {
+        let _ = write!(x, "<cac:TaxSubtotal><cbc:TaxableAmount currencyID=\"EUR\">1</cbc:TaxableAmount><cbc:TaxAmount currencyID=\"EUR\">0</cbc:TaxAmount><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>0.{i:05}</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory></cac:TaxSubtotal>");
+    }
+    x.push_str("</cac:TaxTotal>");
+    for i in 0..n {
+        let _ = write!(x, "<cac:InvoiceLine><cbc:ID>{i}</cbc:ID><cbc:InvoicedQuantity>1</cbc:InvoicedQuantity><cbc:LineExtensionAmount currencyID=\"EUR\">1</cbc:LineExtensionAmount><cac:Item><cbc:Name>x</cbc:Name><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>0.{i:05}</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item><cac:Price><cbc:PriceAmount currencyID=\"EUR\">1</cbc:PriceAmount></cac:Price></cac:InvoiceLine>");
+    }
+    x.push_str("</Invoice>");
+    let started = std::time::Instant::now();
+    let doc = read(x.as_bytes());
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+    assert_eq!(doc.lines.len(), n);
+    assert_eq!(doc.vat_breakdown.len(), n);
+    let rules: Vec<&str> = doc.checks.iter().map(|c| c.rule.as_str()).collect();
+    // every group's taxable is its line's net: BR-S-08 holds; only BR-CO-15 fails
+    // (no LegalMonetaryTotal) and BR-CO-14 holds (0 = Σ 0)
+    assert_eq!(rules, ["BR-CO-15"]);
 }
 
 proptest! {

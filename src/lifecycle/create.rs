@@ -6,7 +6,7 @@
 
 use super::amounts::{check_paid, compute_amounts, exemptions};
 use super::dates::{bounded_due_date, check_in_range, check_not_future, check_period};
-use super::{at, body_loc, body_object, looked_up, permission_denied, resolve_relation};
+use super::{at, body_loc, body_object, json_invalid, looked_up, permission_denied, resolve_relation};
 use crate::compute::{Computation, PaymentStatus};
 use crate::context::{
     Company, Context, DeliveryLocation, Journal, Permissions, Relation, RelationKind,
@@ -17,12 +17,13 @@ use crate::money::Currency;
 use crate::numbering::{draw, Draw, JournalCategory, Window};
 use crate::remittance::StructuredReference;
 use crate::terms::PaymentTerms;
-use crate::validate::body::{self, BodyFields, BODY_KEYS, DERIVED_FIELDS};
-use crate::validate::fields::{check_keys, missing, one_of, Errors, Field, Slot};
+use crate::validate::body::{self, BodyFields, Source, BODY_KEYS, DERIVED_FIELDS};
+use crate::validate::fields::{check_keys, missing, one_of, Errors, Field};
 use crate::validate::lax_bool_text;
+use crate::validate::typed::TypedBody;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// The number a create drew: the caller advances the journal's counter past it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,6 +61,72 @@ pub fn create(
     body: Option<&Value>,
     id: &str,
 ) -> Result<Created, ApiError> {
+    create_with(ctx, permissions, send_peppol, id, |company, errors| {
+        let obj = body_object(body)?;
+        check_keys(obj, &body_loc(), BODY_KEYS, DERIVED_FIELDS, errors);
+        Ok(read_request(company, obj, errors))
+    })
+}
+
+/// [`create`] from the body's bytes, read in one typed pass ([`TypedBody`]); a body
+/// that pass does not take (an unknown or repeated key, a value of another shape,
+/// bytes that are not JSON) is read as a `Value` and answers as [`create`] does. Bytes
+/// that are not JSON answer `json_invalid` at `["body"]` with the text sent, after the
+/// permissions and beside the query's errors; empty bytes are no body.
+pub fn create_bytes(
+    ctx: &dyn Context,
+    permissions: Permissions,
+    send_peppol: Option<&str>,
+    body: &[u8],
+    id: &str,
+) -> Result<Created, ApiError> {
+    if body.is_empty() {
+        return create(ctx, permissions, send_peppol, None, id);
+    }
+    if let Some(typed) = TypedBody::from_slice(body) {
+        return create_with(ctx, permissions, send_peppol, id, |company, errors| {
+            Ok(read_request(company, &typed, errors))
+        });
+    }
+    match serde_json::from_slice::<Value>(body) {
+        Ok(value) => create(ctx, permissions, send_peppol, Some(&value), id),
+        Err(e) => Err(not_json(
+            create(ctx, permissions, send_peppol, None, id),
+            body,
+            &e,
+        )),
+    }
+}
+
+/// The answer to bytes that are not JSON: what is checked before the body (the
+/// permissions, then the query) answers as it would, and the body's errors are
+/// replaced by `json_invalid`.
+fn not_json(attempt: Result<Created, ApiError>, body: &[u8], e: &serde_json::Error) -> ApiError {
+    let invalid = json_invalid(body, e);
+    match attempt {
+        Err(e) if e.status != 422 => e,
+        Err(e) => {
+            let mut errors: Vec<ValidationError> = e
+                .errors
+                .into_iter()
+                .filter(|v| v.loc.0.first() != body_loc().0.first())
+                .collect();
+            errors.push(invalid);
+            ApiError::new(errors)
+        }
+        Ok(_) => invalid.into(),
+    }
+}
+
+/// The steps of a create, the body read by `read` (its shape errors recorded, or the
+/// error of a body that is not an object).
+fn create_with(
+    ctx: &dyn Context,
+    permissions: Permissions,
+    send_peppol: Option<&str>,
+    id: &str,
+    read: impl FnOnce(&Company, &mut Errors) -> Result<Request, ApiError>,
+) -> Result<Created, ApiError> {
     let send = send_asked(permissions, send_peppol)?;
     let mut errors = Errors::default();
     if let (None, Some(text)) = (send, send_peppol) {
@@ -70,14 +137,13 @@ pub fn create(
             &Value::String(text.to_owned()),
         );
     }
-    let obj = match body_object(body) {
-        Ok(obj) => obj,
+    let request = match read(ctx.company(), &mut errors) {
+        Ok(request) => request,
         Err(e) => {
             errors.0.extend(e.errors);
             return Err(ApiError::new(errors.0));
         }
     };
-    let request = read_request(ctx.company(), obj, &mut errors);
     let checked = check_rules(ctx, request, send, &mut errors);
     if !errors.is_empty() {
         return Err(ApiError::new(errors.0));
@@ -122,11 +188,11 @@ struct Request {
     fields: BodyFields,
 }
 
-/// Reads the body's keys and fields for their shape (the first layer of decisions.md §9).
-fn read_request(company: &Company, obj: &Map<String, Value>, errors: &mut Errors) -> Request {
+/// Reads the body's fields for their shape (the first layer of decisions.md §9); its
+/// keys were checked before.
+fn read_request(company: &Company, obj: &impl Source, errors: &mut Errors) -> Request {
     let loc = body_loc();
-    check_keys(obj, &loc, BODY_KEYS, DERIVED_FIELDS, errors);
-    let doc_type = match Slot::of(obj, "type").value() {
+    let doc_type = match obj.slot("type").value() {
         None => {
             missing(&loc, "type", errors);
             None
@@ -140,7 +206,7 @@ fn read_request(company: &Company, obj: &Map<String, Value>, errors: &mut Errors
             errors,
         ),
     };
-    let journal_id = Field::read(Slot::of(obj, "journal_id"), |v| {
+    let journal_id = Field::read(obj.slot("journal_id"), |v| {
         crate::validate::fields::string(v, &loc, "journal_id", None, errors)
     });
     let fallback = company.accepts_currency("EUR").then_some(Currency::EUR);

@@ -78,8 +78,8 @@ mod send;
 mod state;
 
 pub use amounts::exemptions;
-pub use create::{create, Created, DrawnNumber};
-pub use patch::patch;
+pub use create::{create, create_bytes, Created, DrawnNumber};
+pub use patch::{patch, patch_bytes};
 pub use received::{patch_received, send_received};
 pub use send::send;
 pub use state::apply_state;
@@ -131,6 +131,19 @@ fn looked_up<T>(found: Result<Option<T>, ContextError>, errors: &mut Errors) -> 
         errors.0.extend(ApiError::from(e).errors);
         None
     })
+}
+
+/// `json_invalid` at `["body"]` for bytes that are not JSON, with the text sent.
+fn json_invalid(body: &[u8], e: &serde_json::Error) -> ValidationError {
+    ValidationError::new(
+        ErrorCode::JsonInvalid,
+        body_loc(),
+        format!(
+            "the body is not valid json: {}",
+            e.to_string().to_lowercase()
+        ),
+    )
+    .with_input(&Value::String(String::from_utf8_lossy(body).into_owned()))
 }
 
 /// The relation `relation_id` names, or `relation_not_found` at it.

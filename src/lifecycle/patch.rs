@@ -6,16 +6,17 @@
 
 use super::amounts::{check_paid, compute_amounts, exemptions};
 use super::dates::{bounded_due_date, check_not_future, check_period};
-use super::{at, body_loc, body_object, looked_up, permission_denied, resolve_relation};
+use super::{at, body_loc, body_object, json_invalid, looked_up, permission_denied, resolve_relation};
 use crate::compute::{self, AllowanceCharge, PaymentStatus};
 use crate::context::{Company, Context, Permissions};
 use crate::document::{AccountingStatus, Document};
 use crate::error::{ApiError, ErrorCode, Loc};
-use crate::validate::body::{self, BodyFields, BODY_KEYS, DERIVED_FIELDS};
-use crate::validate::fields::{check_keys, Errors, Field};
+use crate::validate::body::{self, BodyFields, Source, BODY_KEYS, DERIVED_FIELDS};
+use crate::validate::fields::{check_keys, Errors, Field, Slot};
+use crate::validate::typed::TypedBody;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// Applies a PATCH body to a stored document (decisions.md §6). Returns the updated
 /// document to store; a refused PATCH changes nothing.
@@ -25,10 +26,45 @@ pub fn patch(
     stored: &Document,
     body: Option<&Value>,
 ) -> Result<Document, ApiError> {
+    check_patchable(permissions, stored)?;
+    let obj = body_object(body)?;
+    let mut errors = Errors::default();
+    check_keys(obj, &body_loc(), BODY_KEYS, DERIVED_FIELDS, &mut errors);
+    patch_fields(ctx, stored, obj, errors)
+}
+
+/// [`patch`] from the body's bytes, read in one typed pass ([`TypedBody`]); a body
+/// that pass does not take is read as a `Value` and answers as [`patch`] does. Bytes
+/// that are not JSON answer `json_invalid` at `["body"]` alone, after the permissions;
+/// empty bytes are no body.
+pub fn patch_bytes(
+    ctx: &dyn Context,
+    permissions: Permissions,
+    stored: &Document,
+    body: &[u8],
+) -> Result<Document, ApiError> {
+    if body.is_empty() {
+        return patch(ctx, permissions, stored, None);
+    }
+    if let Some(typed) = TypedBody::from_slice(body) {
+        check_patchable(permissions, stored)?;
+        return patch_fields(ctx, stored, &typed, Errors::default());
+    }
+    match serde_json::from_slice::<Value>(body) {
+        Ok(value) => patch(ctx, permissions, stored, Some(&value)),
+        Err(e) => match patch(ctx, permissions, stored, None) {
+            Err(refused) if refused.status != 422 => Err(refused),
+            _ => Err(json_invalid(body, &e).into()),
+        },
+    }
+}
+
+/// The permission, and a deleted document takes no change, even {}
+/// (decisions.md §6, §7, §9).
+fn check_patchable(permissions: Permissions, stored: &Document) -> Result<(), ApiError> {
     if !permissions.update {
         return Err(permission_denied("updating a document"));
     }
-    // decisions.md §6, §9: a deleted document takes no change, even {}
     if stored.accounting_status == AccountingStatus::Deleted {
         return Err(ApiError::one(
             ErrorCode::DocumentDeleted,
@@ -36,9 +72,16 @@ pub fn patch(
             format!("the document {} is deleted and takes no change", stored.id),
         ));
     }
-    let obj = body_object(body)?;
-    let mut errors = Errors::default();
-    check_keys(obj, &body_loc(), BODY_KEYS, DERIVED_FIELDS, &mut errors);
+    Ok(())
+}
+
+/// The steps of a PATCH once its keys were checked.
+fn patch_fields(
+    ctx: &dyn Context,
+    stored: &Document,
+    obj: &impl Source,
+    mut errors: Errors,
+) -> Result<Document, ApiError> {
     check_fixed_keys(obj, stored, &mut errors);
     let company = ctx.company();
     let f = body::read(
@@ -69,16 +112,16 @@ pub fn patch(
 /// The keys a PATCH may not change: type and journal_id are read-only (absent, null
 /// or the same value pass), and null is refused where a value is required
 /// (decisions.md §6).
-fn check_fixed_keys(obj: &Map<String, Value>, stored: &Document, errors: &mut Errors) {
+fn check_fixed_keys(obj: &impl Source, stored: &Document, errors: &mut Errors) {
     let loc = body_loc();
     for (key, current) in [
         ("type", stored.doc_type.as_str()),
         ("journal_id", stored.journal_id.as_str()),
     ] {
-        match obj.get(key) {
-            None | Some(Value::Null) => {}
-            Some(Value::String(s)) if s == current => {}
-            Some(v) => errors.push_input(
+        match obj.slot(key) {
+            Slot::Absent | Slot::Null => {}
+            Slot::Value(Value::String(s)) if s == current => {}
+            Slot::Value(v) => errors.push_input(
                 ErrorCode::ReadOnly,
                 loc.key(key),
                 format!("{key} is read-only after creation"),
@@ -94,7 +137,7 @@ fn check_fixed_keys(obj: &Map<String, Value>, stored: &Document, errors: &mut Er
         "lines",
         "paid_amount",
     ] {
-        if obj.get(key) == Some(&Value::Null) {
+        if matches!(obj.slot(key), Slot::Null) {
             errors.push(
                 ErrorCode::NullNotAllowed,
                 loc.key(key),

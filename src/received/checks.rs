@@ -11,7 +11,7 @@
 use super::reader::{Ac, Facts, LineFacts, Num, Root, Subtotal};
 use super::Check;
 use rust_decimal::{Decimal, RoundingStrategy};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// Every rule of the closed list with its text as the kit words it (the validator's
 /// `svrl:text`, whitespace normalised).
@@ -147,8 +147,12 @@ pub(crate) fn run(f: &Facts) -> (BTreeSet<&'static str>, Vec<Check>) {
         })();
         record("BR-CO-14", outcome);
     }
+    let by_currency = tax_amounts_by_currency(f);
+    let mut tested = std::collections::HashSet::new();
     for currency in &f.currencies {
-        record("BR-CO-15", br_co_15(f, currency));
+        if tested.insert(currency.as_str()) {
+            record("BR-CO-15", br_co_15(f, &by_currency, currency));
+        }
     }
     let all_subtotals = f
         .tax_totals
@@ -158,6 +162,7 @@ pub(crate) fn run(f: &Facts) -> (BTreeSet<&'static str>, Vec<Check>) {
     for s in all_subtotals {
         record("BR-CO-17", br_co_17(s));
     }
+    let idx = Index::new(f);
     for s in f.tax_totals.iter().flat_map(|t| t.subtotals.iter()) {
         let c = &s.category;
         if !c.seen || !c.is_vat() {
@@ -165,10 +170,10 @@ pub(crate) fn run(f: &Facts) -> (BTreeSet<&'static str>, Vec<Check>) {
         }
         let Some(id) = c.id.as_deref() else { continue };
         if id == "S" {
-            record("BR-S-08", br_s_08(f, s));
+            record("BR-S-08", br_s_08(&idx, s));
             record("BR-S-09", br_s_09(s));
         } else if let Some((_, rule)) = EQUAL_08.iter().find(|(cat, _)| *cat == id) {
-            record(rule, br_x_08(f, s, id));
+            record(rule, br_x_08(&idx, s, id));
         }
     }
     for line in &f.lines {
@@ -231,14 +236,20 @@ fn br_co_13(f: &Facts) -> R<bool> {
     )
 }
 
-fn br_co_15(f: &Facts, currency: &str) -> R<bool> {
-    let matching: Vec<Num> = f
-        .tax_totals
-        .iter()
-        .filter(|t| t.amount.exists() && t.currency.as_deref() == Some(currency))
-        .map(|t| t.amount)
-        .collect();
-    let [amount] = matching[..] else {
+/// The root `cac:TaxTotal/cbc:TaxAmount`s by `currencyID`: how many, and the first.
+fn tax_amounts_by_currency(f: &Facts) -> HashMap<&str, (usize, Num)> {
+    let mut map: HashMap<&str, (usize, Num)> = HashMap::new();
+    for t in f.tax_totals.iter().filter(|t| t.amount.exists()) {
+        if let Some(c) = t.currency.as_deref() {
+            let e = map.entry(c).or_insert((0, t.amount));
+            e.0 += 1;
+        }
+    }
+    map
+}
+
+fn br_co_15(f: &Facts, by_currency: &HashMap<&str, (usize, Num)>, currency: &str) -> R<bool> {
+    let Some(&(1, amount)) = by_currency.get(currency) else {
         return Ok(false);
     };
     let Some(t) = f.totals else { return Ok(false) };
@@ -298,87 +309,164 @@ fn br_s_09(s: &Subtotal) -> R<bool> {
     within_one(tax.abs(), tax_of(taxable, p)?)
 }
 
-/// Whether a stated category is `id` (and, given a rate, states that rate). An
-/// unreadable rate compared with the rate skips the rule.
-fn category_is(c: &super::reader::Category, id: &str, rate: Option<Decimal>) -> R<bool> {
-    if !c.seen || c.id.as_deref() != Some(id) {
-        return Ok(false);
-    }
-    match rate {
-        None => Ok(true),
-        Some(r) => Ok(val(c.percent)? == Some(r)),
+/// Sums of one VAT category (and rate, for S): built once for the whole document, so
+/// each breakdown entry is tested in constant time, whatever the number of lines.
+#[derive(Debug, Clone, Copy)]
+struct Agg {
+    /// A root `cac:InvoiceLine` of the key exists.
+    invoice_line: bool,
+    /// A root `cac:CreditNoteLine` of the key exists.
+    credit_line: bool,
+    /// An allowance or charge (document or line level) of the key exists.
+    any_ac: bool,
+    /// Σ invoice line nets + Σ document charges − Σ document allowances of the key.
+    invoice_sum: R<Decimal>,
+    /// The same with the credit note lines.
+    credit_sum: R<Decimal>,
+}
+
+impl Default for Agg {
+    fn default() -> Agg {
+        Agg {
+            invoice_line: false,
+            credit_line: false,
+            any_ac: false,
+            invoice_sum: Ok(Decimal::ZERO),
+            credit_sum: Ok(Decimal::ZERO),
+        }
     }
 }
 
-/// Σ line net amounts of the root's lines of one kind + Σ charges − Σ allowances of
-/// the category (and rate).
-fn category_sum(f: &Facts, credit: bool, id: &str, rate: Option<Decimal>) -> R<Decimal> {
-    let mut total = Decimal::ZERO;
-    for l in f.lines.iter().filter(|l| l.credit == credit) {
-        if category_is(&l.category, id, rate)? {
-            if let Some(v) = val(l.net)? {
-                total = add(total, v)?;
+/// Adds (or subtracts) a stated value to a running sum; an unreadable value wins
+/// over an overflow (the XSLT would stop on it).
+fn acc(sum: &mut R<Decimal>, n: Num, negative: bool) {
+    match (val(n), *sum) {
+        (Err(e), _) => {
+            if *sum != Err(Skip::Unreadable) {
+                *sum = Err(e);
             }
         }
-    }
-    for ac in &f.allowance_charges {
-        if !category_is(&ac.category, id, rate)? {
-            continue;
-        }
-        let Some(v) = val(ac.amount)? else { continue };
-        match ac.is_charge() {
-            Some(true) => total = add(total, v)?,
-            Some(false) => total = sub(total, v)?,
-            None => {}
+        (Ok(None), _) | (Ok(Some(_)), Err(_)) => {}
+        (Ok(Some(v)), Ok(total)) => {
+            *sum = if negative {
+                sub(total, v)
+            } else {
+                add(total, v)
+            };
         }
     }
-    Ok(total)
 }
 
-fn br_s_08(f: &Facts, s: &Subtotal) -> R<bool> {
+/// The per-category and per-S-rate sums of the "-08" rules.
+struct Index {
+    by_category: HashMap<String, Agg>,
+    by_s_rate: HashMap<Decimal, Agg>,
+    /// An S category of a line or an allowance states a rate that cannot be read:
+    /// BR-S-08 compares every one with each rate.
+    s_rate_unreadable: bool,
+    any_invoice_line: bool,
+    any_credit_line: bool,
+}
+
+impl Index {
+    fn new(f: &Facts) -> Index {
+        let mut idx = Index {
+            by_category: HashMap::new(),
+            by_s_rate: HashMap::new(),
+            s_rate_unreadable: false,
+            any_invoice_line: f.lines.iter().any(|l| !l.credit),
+            any_credit_line: f.lines.iter().any(|l| l.credit),
+        };
+        for l in &f.lines {
+            let Some(id) = l.category.id.as_deref().filter(|_| l.category.seen) else {
+                continue;
+            };
+            let update = |agg: &mut Agg| {
+                if l.credit {
+                    agg.credit_line = true;
+                    acc(&mut agg.credit_sum, l.net, false);
+                } else {
+                    agg.invoice_line = true;
+                    acc(&mut agg.invoice_sum, l.net, false);
+                }
+            };
+            update(idx.by_category.entry(id.to_owned()).or_default());
+            if let Some(agg) = idx.s_rate_entry(id, l.category.percent) {
+                update(agg);
+            }
+        }
+        for ac in &f.allowance_charges {
+            let Some(id) = ac.category.id.as_deref().filter(|_| ac.category.seen) else {
+                continue;
+            };
+            let update = |agg: &mut Agg| {
+                agg.any_ac = true;
+                if let Some(charge) = ac.is_charge() {
+                    acc(&mut agg.invoice_sum, ac.amount, !charge);
+                    acc(&mut agg.credit_sum, ac.amount, !charge);
+                }
+            };
+            update(idx.by_category.entry(id.to_owned()).or_default());
+            if let Some(agg) = idx.s_rate_entry(id, ac.category.percent) {
+                update(agg);
+            }
+        }
+        for ac in f.lines.iter().flat_map(|l| l.allowance_charges.iter()) {
+            let Some(id) = ac.category.id.as_deref().filter(|_| ac.category.seen) else {
+                continue;
+            };
+            if let Some(agg) = idx.s_rate_entry(id, ac.category.percent) {
+                agg.any_ac = true;
+            }
+        }
+        idx
+    }
+
+    /// The sums of S at this stated rate (none for another category or no rate).
+    fn s_rate_entry(&mut self, id: &str, percent: Num) -> Option<&mut Agg> {
+        if id != "S" {
+            return None;
+        }
+        match percent {
+            Num::Val(r) => Some(self.by_s_rate.entry(r.normalize()).or_default()),
+            Num::Bad => {
+                self.s_rate_unreadable = true;
+                None
+            }
+            Num::Absent => None,
+        }
+    }
+}
+
+fn br_s_08(idx: &Index, s: &Subtotal) -> R<bool> {
     // every $rate in xs:decimal(cbc:Percent): no Percent, nothing to test.
     let Some(rate) = val(s.category.percent)? else {
         return Ok(true);
     };
-    let mut exists_invoice_line = false;
-    let mut exists_credit_line = false;
-    for l in &f.lines {
-        if category_is(&l.category, "S", Some(rate))? {
-            if l.credit {
-                exists_credit_line = true;
-            } else {
-                exists_invoice_line = true;
-            }
-        }
-    }
-    let mut exists_ac = false;
-    for ac in f
-        .allowance_charges
-        .iter()
-        .chain(f.lines.iter().flat_map(|l| l.allowance_charges.iter()))
-    {
-        if category_is(&ac.category, "S", Some(rate))? {
-            exists_ac = true;
-        }
+    if idx.s_rate_unreadable {
+        return Err(Skip::Unreadable);
     }
     let Some(taxable) = val(s.taxable)? else {
         return Ok(false);
     };
-    let on_invoice_lines = (exists_invoice_line || exists_ac)
-        && within_one(taxable, category_sum(f, false, "S", Some(rate))?)?;
-    let on_credit_lines = (exists_credit_line || exists_ac)
-        && within_one(taxable, category_sum(f, true, "S", Some(rate))?)?;
+    let agg = idx
+        .by_s_rate
+        .get(&rate.normalize())
+        .copied()
+        .unwrap_or_default();
+    let on_invoice_lines =
+        (agg.invoice_line || agg.any_ac) && within_one(taxable, agg.invoice_sum?)?;
+    let on_credit_lines = (agg.credit_line || agg.any_ac) && within_one(taxable, agg.credit_sum?)?;
     Ok(on_invoice_lines || on_credit_lines)
 }
 
-fn br_x_08(f: &Facts, s: &Subtotal, id: &str) -> R<bool> {
+fn br_x_08(idx: &Index, s: &Subtotal, id: &str) -> R<bool> {
     let Some(taxable) = val(s.taxable)? else {
         return Ok(false);
     };
-    let any_invoice_line = f.lines.iter().any(|l| !l.credit);
-    let any_credit_line = f.lines.iter().any(|l| l.credit);
-    let on_invoice_lines = any_invoice_line && taxable == category_sum(f, false, id, None)?;
-    let on_credit_lines = any_credit_line && taxable == category_sum(f, true, id, None)?;
+    let agg = idx.by_category.get(id).copied().unwrap_or_default();
+    let on_invoice_lines = idx.any_invoice_line && taxable == agg.invoice_sum?;
+    let on_credit_lines = idx.any_credit_line && taxable == agg.credit_sum?;
     Ok(on_invoice_lines || on_credit_lines)
 }
 

@@ -101,24 +101,50 @@ pub struct BodyFields {
     pub allowance_charges: Field<Vec<AllowanceCharge>>,
 }
 
+/// Where a body's fields are read from: a parsed JSON object, or the values of a typed
+/// pass over the bytes ([`super::typed::TypedBody`]).
+pub trait Source {
+    /// What the body holds under `key` (any key but `lines`).
+    fn slot(&self, key: &str) -> Slot<'_>;
+    /// The body's lines, read by [`lines::lines`]'s rules.
+    fn lines(&self, loc: &Loc, currency: Option<Currency>, errors: &mut Errors)
+        -> Field<Vec<Line>>;
+}
+
+impl Source for Map<String, Value> {
+    fn slot(&self, key: &str) -> Slot<'_> {
+        Slot::of(self, key)
+    }
+
+    fn lines(
+        &self,
+        loc: &Loc,
+        currency: Option<Currency>,
+        errors: &mut Errors,
+    ) -> Field<Vec<Line>> {
+        Field::read(Slot::of(self, "lines"), |v| {
+            lines::lines(v, loc, currency, errors)
+        })
+    }
+}
+
 /// Reads the shared fields of `obj`. `fallback` is the currency amounts are checked
 /// against when the body sends none (EUR on create, the document's on PATCH).
 pub fn read(
-    obj: &Map<String, Value>,
+    obj: &(impl Source + ?Sized),
     loc: &Loc,
     company: &Company,
     fallback: Option<Currency>,
     errors: &mut Errors,
 ) -> BodyFields {
     let text = |key: &str, max: Option<usize>, errors: &mut Errors| {
-        Field::read(Slot::of(obj, key), |v| string(v, loc, key, max, errors))
+        Field::read(obj.slot(key), |v| string(v, loc, key, max, errors))
     };
-    let day = |key: &str, errors: &mut Errors| {
-        Field::read(Slot::of(obj, key), |v| date(v, loc, key, errors))
-    };
+    let day =
+        |key: &str, errors: &mut Errors| Field::read(obj.slot(key), |v| date(v, loc, key, errors));
     // decisions.md §2, §9: the code must be an active ISO 4217 code the company accepts;
     // a string over 20 characters gets string_too_long alone.
-    let currency = Field::read(Slot::of(obj, "currency"), |v| {
+    let currency = Field::read(obj.slot("currency"), |v| {
         let code = string(v, loc, "currency", Some(20), errors)?;
         match Currency::from_code(&code) {
             Some(c) if company.accepts_currency(c.code()) => Some(c),
@@ -138,7 +164,7 @@ pub fn read(
         Field::Absent | Field::Null => fallback,
         Field::Invalid => None,
     };
-    let payment_terms = Field::read(Slot::of(obj, "payment_terms"), |v| {
+    let payment_terms = Field::read(obj.slot("payment_terms"), |v| {
         let s = string(v, loc, "payment_terms", None, errors)?;
         let parsed = s.parse::<PaymentTerms>().ok();
         if parsed.is_none() {
@@ -152,7 +178,7 @@ pub fn read(
         }
         parsed
     });
-    let paid_amount = Field::read(Slot::of(obj, "paid_amount"), |v| {
+    let paid_amount = Field::read(obj.slot("paid_amount"), |v| {
         number(
             v,
             loc,
@@ -181,10 +207,8 @@ pub fn read(
         legal_notice: text("legal_notice", Some(10_000), errors),
         currency,
         paid_amount,
-        lines: Field::read(Slot::of(obj, "lines"), |v| {
-            lines::lines(v, loc, minor, errors)
-        }),
-        allowance_charges: Field::read(Slot::of(obj, "allowance_charges"), |v| {
+        lines: obj.lines(loc, minor, errors),
+        allowance_charges: Field::read(obj.slot("allowance_charges"), |v| {
             lines::allowance_charges(v, loc, "allowance_charges", minor, errors)
         }),
     }

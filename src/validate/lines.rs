@@ -14,7 +14,8 @@ pub const MAX_LINES: usize = 500;
 /// Most allowances/charges on a document or on one line.
 pub const MAX_ALLOWANCE_CHARGES: usize = 50;
 
-const LINE_KEYS: [&str; 12] = [
+/// The keys a line may carry.
+pub const LINE_KEYS: [&str; 12] = [
     "quantity",
     "unit_price",
     "vat_code",
@@ -61,7 +62,19 @@ pub fn list<'a>(
         );
         return None;
     };
-    if items.len() < min {
+    check_len(items.len(), loc, key, min, max, errors).then_some(items)
+}
+
+/// Checks a list's length: `too_short` below `min`, `too_long` above `max`.
+pub fn check_len(
+    len: usize,
+    loc: &Loc,
+    key: &str,
+    min: usize,
+    max: usize,
+    errors: &mut Errors,
+) -> bool {
+    if len < min {
         errors.push_ctx(
             ErrorCode::TooShort,
             loc.key(key),
@@ -70,21 +83,21 @@ pub fn list<'a>(
                 if min == 1 { "" } else { "s" }
             ),
             None,
-            json!({"min_length": min, "actual_length": items.len()}),
+            json!({"min_length": min, "actual_length": len}),
         );
-        return None;
+        return false;
     }
-    if items.len() > max {
+    if len > max {
         errors.push_ctx(
             ErrorCode::TooLong,
             loc.key(key),
             format!("list should have at most {max} items"),
             None,
-            json!({"max_length": max, "actual_length": items.len()}),
+            json!({"max_length": max, "actual_length": len}),
         );
-        return None;
+        return false;
     }
-    Some(items)
+    true
 }
 
 /// Reads a list of allowances/charges (at most 50). `currency` is the document's when
@@ -210,16 +223,53 @@ fn line(
     };
     let before = errors.len();
     let loc = list_loc.index(i);
+    let slots = fields_of(obj, &loc, &LINE_KEYS, LINE_DERIVED, errors);
+    line_fields(slots, &loc, before, currency, errors)
+}
+
+/// Reads the lines of a typed pass: each line's values by [`LINE_KEYS`] (null read as
+/// absent), the same rules and errors as [`lines`].
+pub fn typed_lines(
+    items: &[[Option<Value>; 12]],
+    loc: &Loc,
+    currency: Option<Currency>,
+    errors: &mut Errors,
+) -> Option<Vec<Line>> {
+    if !check_len(items.len(), loc, "lines", 1, MAX_LINES, errors) {
+        return None;
+    }
+    let before = errors.len();
+    let list_loc = loc.key("lines");
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let slots = item.each_ref().map(|v| v.as_ref().filter(|v| !v.is_null()));
+        let start = errors.len();
+        if let Some(line) = line_fields(slots, &list_loc.index(i), start, currency, errors) {
+            out.push(line);
+        }
+    }
+    (errors.len() == before).then_some(out)
+}
+
+/// Reads one line from its values by [`LINE_KEYS`]; `before` is the error count
+/// before the line's keys were checked (any error since refuses the line).
+fn line_fields(
+    slots: [Option<&Value>; 12],
+    loc: &Loc,
+    before: usize,
+    currency: Option<Currency>,
+    errors: &mut Errors,
+) -> Option<Line> {
     let [quantity, unit_price, vat_code, vat_rate_value, item_name, item_description, unit_code, section_name, item_properties, item_identification, product_code, acs] =
-        fields_of(obj, &loc, &LINE_KEYS, LINE_DERIVED, errors);
+        slots;
     let quantity = match quantity {
         None => {
-            missing(&loc, "quantity", errors);
+            missing(loc, "quantity", errors);
             None
         }
         Some(v) => number(
             v,
-            &loc,
+            loc,
             "quantity",
             NumberRule {
                 ge: Some(MIN_QUANTITY),
@@ -232,12 +282,12 @@ fn line(
     };
     let unit_price = match unit_price {
         None => {
-            missing(&loc, "unit_price", errors);
+            missing(loc, "unit_price", errors);
             None
         }
         Some(v) => number(
             v,
-            &loc,
+            loc,
             "unit_price",
             NumberRule {
                 ge: Some(Decimal::ZERO),
@@ -253,7 +303,7 @@ fn line(
         None => Some(VatCode::Standard),
         Some(v) => match one_of(
             v,
-            &loc,
+            loc,
             "vat_code",
             VatCode::parse,
             "'standard', 'exempted', 'zero_rated', 'reverse_charge', 'intra_community', 'export' or 'not_subject'",
@@ -271,9 +321,9 @@ fn line(
             other => other,
         },
     };
-    let vat_rate = vat_rate(vat_rate_value, &loc, vat_code, errors);
+    let vat_rate = vat_rate(vat_rate_value, loc, vat_code, errors);
     let text = |value: Option<&Value>, key: &str, errors: &mut Errors| {
-        value.and_then(|v| string(v, &loc, key, None, errors))
+        value.and_then(|v| string(v, loc, key, None, errors))
     };
     let item_name = text(item_name, "item_name", errors);
     let item_description = text(item_description, "item_description", errors);
@@ -309,7 +359,7 @@ fn line(
     };
     let acs = match acs {
         None => Some(Vec::new()),
-        Some(v) => allowance_charges(v, &loc, "allowance_charges", currency, errors),
+        Some(v) => allowance_charges(v, loc, "allowance_charges", currency, errors),
     };
     if errors.len() != before {
         return None;

@@ -5,6 +5,7 @@
 pub mod body;
 pub mod fields;
 pub mod lines;
+pub mod typed;
 
 use serde_json::Value;
 
