@@ -6,7 +6,9 @@
 
 use super::amounts::{check_paid, compute_amounts, exemptions};
 use super::dates::{bounded_due_date, check_not_future, check_period};
-use super::{at, body_loc, body_object, json_invalid, looked_up, permission_denied, resolve_relation};
+use super::{
+    at, body_loc, body_object, json_invalid, looked_up, permission_denied, resolve_relation,
+};
 use crate::compute::{self, AllowanceCharge, PaymentStatus};
 use crate::context::{Company, Context, Permissions};
 use crate::document::{AccountingStatus, Document};
