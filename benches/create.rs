@@ -7,7 +7,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use criterion::{criterion_group, Criterion};
 use invoicing_core::context::{
-    Company, Context, DeliveryLocation, Journal, Permissions, Relation, RelationKind,
+    Company, Context, ContextError, DeliveryLocation, Journal, Permissions, Relation, RelationKind,
 };
 use invoicing_core::lifecycle::create_bytes;
 use invoicing_core::numbering::{JournalCategory, Numbering, Window};
@@ -29,33 +29,35 @@ impl Context for Bench {
     fn company(&self) -> &Company {
         &self.company
     }
-    fn relation(&self, id: &str) -> Option<Relation> {
-        (id == "rel-acme").then(|| Relation {
+    fn relation(&self, id: &str) -> Result<Option<Relation>, ContextError> {
+        Ok((id == "rel-acme").then(|| Relation {
             id: id.to_owned(),
             kind: RelationKind::Company,
             payment_terms: "30-fm".parse().ok(),
             peppol: true,
             party: invoicing_core::party::Party::default(),
-        })
+        }))
     }
-    fn journal(&self, id: &str) -> Option<Journal> {
-        (id == "jrn-sales").then(|| Journal {
+    fn journal(&self, id: &str) -> Result<Option<Journal>, ContextError> {
+        Ok((id == "jrn-sales").then(|| Journal {
             id: id.to_owned(),
             category: JournalCategory::SalesInvoice,
             numbering: Numbering::Yearly,
             prefix: "INV".to_owned(),
-        })
+        }))
     }
-    fn default_journal(&self, category: JournalCategory) -> Option<Journal> {
-        (category == JournalCategory::SalesInvoice)
-            .then(|| self.journal("jrn-sales"))
-            .flatten()
+    fn default_journal(&self, category: JournalCategory) -> Result<Option<Journal>, ContextError> {
+        if category == JournalCategory::SalesInvoice {
+            self.journal("jrn-sales")
+        } else {
+            Ok(None)
+        }
     }
-    fn delivery_location(&self, _id: &str) -> Option<DeliveryLocation> {
-        None
+    fn delivery_location(&self, _id: &str) -> Result<Option<DeliveryLocation>, ContextError> {
+        Ok(None)
     }
-    fn next_sequence(&self, _journal: &Journal, _window: Window) -> u64 {
-        1
+    fn next_sequence(&self, _journal: &Journal, _window: Window) -> Result<u64, ContextError> {
+        Ok(1)
     }
 }
 

@@ -55,6 +55,13 @@ impl RelationKind {
             Self::Contact => "contact",
         }
     }
+
+    /// The kind written `s` (`company`, `contact`), if any.
+    pub fn parse(s: &str) -> Option<RelationKind> {
+        [Self::Company, Self::Contact]
+            .into_iter()
+            .find(|k| k.as_str() == s)
+    }
 }
 
 /// A third party a document is issued to.
@@ -120,7 +127,17 @@ impl Permissions {
     };
 }
 
-/// The world as the rules see it. Every method is a pure read.
+/// A storage failure while reading the world (a database error, a timeout): the
+/// request answers 500 `internal_error`, never a 4xx (the client's request may be
+/// fine). The message is for the server's logs; the answer does not carry it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("storage: {0}")]
+pub struct ContextError(pub String);
+
+/// The world as the rules see it. Every method is a pure read; the lookups are
+/// fallible so that a server's storage error answers 500 `internal_error` (see
+/// [`ContextError`]), while `Ok(None)` is the record that does not exist (a 422 such
+/// as `relation_not_found`). The simulator's [`crate::simulator::World`] never fails.
 pub trait Context {
     /// Today, in the company's calendar.
     fn today(&self) -> NaiveDate;
@@ -129,14 +146,15 @@ pub trait Context {
     /// The company's settings.
     fn company(&self) -> &Company;
     /// The relation with this id.
-    fn relation(&self, id: &str) -> Option<Relation>;
+    fn relation(&self, id: &str) -> Result<Option<Relation>, ContextError>;
     /// The journal with this id.
-    fn journal(&self, id: &str) -> Option<Journal>;
+    fn journal(&self, id: &str) -> Result<Option<Journal>, ContextError>;
     /// The company's default journal for a category.
-    fn default_journal(&self, category: JournalCategory) -> Option<Journal>;
+    fn default_journal(&self, category: JournalCategory) -> Result<Option<Journal>, ContextError>;
     /// The delivery location with this id.
-    fn delivery_location(&self, id: &str) -> Option<DeliveryLocation>;
+    fn delivery_location(&self, id: &str) -> Result<Option<DeliveryLocation>, ContextError>;
     /// The next sequence number of `journal`'s counter in `window` (1 for a window
-    /// never drawn in).
-    fn next_sequence(&self, journal: &Journal, window: Window) -> u64;
+    /// never drawn in). A server reads it inside the write transaction that stores
+    /// the created document (see the crate docs, "Numbering").
+    fn next_sequence(&self, journal: &Journal, window: Window) -> Result<u64, ContextError>;
 }

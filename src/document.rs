@@ -281,8 +281,8 @@ pub struct Line {
 pub struct Exemption {
     /// The company's text, else the standard wording.
     pub reason: String,
-    /// The VATEX code, if the code has one.
-    pub code: Option<&'static str>,
+    /// The VATEX code, if the code has one (owned: it may come from storage).
+    pub code: Option<String>,
 }
 
 /// A stored document with every computed field.
@@ -491,7 +491,7 @@ impl Serialize for GroupView<'_> {
         m.serialize_entry("taxable_amount", &Amount(g.taxable_amount, c))?;
         m.serialize_entry("tax_amount", &Amount(g.tax_amount, c))?;
         m.serialize_entry("exemption_reason", &ex.map(|x| x.reason.as_str()))?;
-        m.serialize_entry("exemption_reason_code", &ex.and_then(|x| x.code))?;
+        m.serialize_entry("exemption_reason_code", &ex.and_then(|x| x.code.as_deref()))?;
         m.end()
     }
 }

@@ -121,6 +121,11 @@ pub enum ErrorCode {
     MethodNotAllowed,
     /// An endpoint of the interface the crate does not offer.
     NotImplemented,
+    /// A journal counter that has drawn its last number (its next sequence is
+    /// `u64::MAX`): 422 at `["body", "journal_id"]`, never a repeated number.
+    JournalCounterExhausted,
+    /// A storage error of the server (see [`crate::context::ContextError`]): 500.
+    InternalError,
     /// A document that has no UBL to show (peppol.md §5).
     XmlNotAvailable,
     /// A change or a send a received document does not take (peppol.md §4).
@@ -187,6 +192,8 @@ impl ErrorCode {
             Self::MethodNotAllowed => "method_not_allowed",
             Self::NotImplemented => "not_implemented",
             Self::XmlNotAvailable => "xml_not_available",
+            Self::JournalCounterExhausted => "journal_counter_exhausted",
+            Self::InternalError => "internal_error",
             Self::ReceivedDocument => "received_document",
         }
     }
@@ -199,6 +206,7 @@ impl ErrorCode {
             Self::NotFound => 404,
             Self::MethodNotAllowed => 405,
             Self::NotImplemented => 501,
+            Self::InternalError => 500,
             _ => 422,
         }
     }
@@ -365,8 +373,14 @@ impl ApiError {
     /// An answer made of these errors; its status is the first error's.
     ///
     /// An empty list is turned into a single `not_found` at `[]`, so that an
-    /// `ApiError` never claims a failure without saying what it is.
+    /// `ApiError` never claims a failure without saying what it is. When any error is
+    /// a 500 (`internal_error`, a storage failure), only the first 500 is kept: what the
+    /// rules said after a failed read (a `relation_not_found` for a relation that
+    /// could not be read) would be a lie to the client.
     pub fn new(mut errors: Vec<ValidationError>) -> Self {
+        if let Some(i) = errors.iter().position(|e| e.code.status() == 500) {
+            errors = vec![errors.swap_remove(i)];
+        }
         if errors.is_empty() {
             errors.push(ValidationError::new(
                 ErrorCode::NotFound,
@@ -394,6 +408,17 @@ impl ApiError {
     /// Whether any of the errors has this code.
     pub fn has(&self, code: ErrorCode) -> bool {
         self.errors.iter().any(|e| e.code == code)
+    }
+}
+
+impl From<crate::context::ContextError> for ApiError {
+    /// 500 `internal_error` at `[]`; the storage's message stays out of the answer.
+    fn from(_: crate::context::ContextError) -> Self {
+        Self::one(
+            ErrorCode::InternalError,
+            Loc::default(),
+            "internal error: the server could not read its storage",
+        )
     }
 }
 

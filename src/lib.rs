@@ -79,6 +79,40 @@
 //! # Ok::<(), Vec<invoicing_core::compute::ComputeError>>(())
 //! ```
 //!
+//! ## For servers: numbering, storage errors, stored form
+//!
+//! **Which call draws a number.** Only [`lifecycle::create`] draws: it reads the
+//! journal's counter state through [`context::Context::next_sequence`] (the next
+//! sequence of the window that holds the issue date), applies the counter rule
+//! [`numbering::draw`] (journal, state, issue date → number and next state), and
+//! returns the drawn number in [`lifecycle::Created::number`] (journal, window,
+//! sequence and `next`). PATCH, send and the back office never draw; a sandbox create
+//! draws but must not commit.
+//!
+//! **What must happen in one transaction.** Reading the counter state, storing the
+//! created document ([`stored::StoredDocument::store`]) and writing the counter's
+//! `next` for that journal and window: one write transaction, begun before
+//! `next_sequence` is read (SQLite `BEGIN IMMEDIATE`, or `SELECT … FOR UPDATE` of the
+//! counter row). A refused create (any error) writes nothing. A created document
+//! whose send on creation failed (`send_failed`) is stored and numbered all the same.
+//!
+//! **When two creates race.** The transaction serialises them: the second reads the
+//! state the first wrote, so numbers are unique and contiguous. A server that cannot
+//! serialise (optimistic storage) must make the counter write conditional on the
+//! state it read (`UPDATE … SET next = ? WHERE next = ?`) and, when no row changed,
+//! roll back and run the whole create again; it never stores a document whose number
+//! it did not commit.
+//!
+//! **An exhausted counter.** A state of `u64::MAX` has no next state: the create is
+//! refused with 422 `journal_counter_exhausted` at `["body", "journal_id"]` (the
+//! journal id as `input`, the window in `ctx`), never a repeated number.
+//!
+//! **Storage errors.** The lookups of [`context::Context`] return
+//! `Result<Option<T>, ContextError>`: `Ok(None)` is a record that does not exist (a
+//! 422 such as `relation_not_found`), `Err` a storage failure, answered 500
+//! `internal_error` at `[]`, alone (no 4xx beside it, no storage detail in the
+//! message; decisions.md §8 is silent on 500, this code is the crate's).
+//!
 //! ## Decisions taken where the specification is silent
 //!
 //! - Line text fields (item name, description, unit code, section name, identifiers)
@@ -117,6 +151,7 @@ pub mod compute;
 pub mod context;
 pub mod document;
 pub mod error;
+pub mod http;
 mod iso4217;
 pub mod lifecycle;
 pub mod money;
@@ -126,7 +161,11 @@ pub mod party;
 pub mod peppol;
 pub mod received;
 pub mod remittance;
+pub mod requests;
 pub mod simulator;
+pub mod stored;
+#[cfg(any(test, feature = "proptest"))]
+pub mod strategies;
 pub mod terms;
 pub mod validate;
 pub mod vat;

@@ -134,6 +134,71 @@ impl fmt::Display for Numbering {
     }
 }
 
+/// A number drawn from a journal's counter by [`draw`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Draw {
+    /// The window of the counter the number was drawn in.
+    pub window: Window,
+    /// The sequence drawn.
+    pub sequence: u64,
+    /// The document number: [`Numbering::number`] of the sequence.
+    pub number: String,
+    /// The counter's next state (the next sequence of the window): `sequence + 1`.
+    pub next: u64,
+}
+
+/// A journal's counter has drawn its last number in a window: its next sequence is
+/// `u64::MAX`, which has no successor to move the counter to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the counter of journal {journal_id:?} is exhausted in window {window}")]
+pub struct CounterExhausted {
+    /// The journal.
+    pub journal_id: String,
+    /// The window.
+    pub window: Window,
+}
+
+/// The counter rule: journal, counter state (the next sequence of the window that
+/// holds `issue_date`, as the [`crate::context::Context`] reads it) and issue date →
+/// the number and the counter's next state.
+///
+/// A state of 0 is read as 1 (counters start at 1). The state `u64::MAX` is
+/// exhausted: it is refused, never drawn, so no number is ever drawn twice (a
+/// saturating counter would repeat its last number, which Belgian law forbids).
+///
+/// ```
+/// use invoicing_core::context::Journal;
+/// use invoicing_core::numbering::{draw, JournalCategory, Numbering, Window};
+/// use chrono::NaiveDate;
+/// let journal = Journal { id: "j".into(), category: JournalCategory::SalesInvoice,
+///     numbering: Numbering::Yearly, prefix: "INV".into() };
+/// let day = NaiveDate::from_ymd_opt(2026, 11, 21).unwrap();
+/// let d = draw(&journal, 7, day)?;
+/// assert_eq!((d.number.as_str(), d.window, d.next), ("INV2026-0007", Window::Year(2026), 8));
+/// assert!(draw(&journal, u64::MAX, day).is_err());
+/// # Ok::<(), invoicing_core::numbering::CounterExhausted>(())
+/// ```
+pub fn draw(
+    journal: &crate::context::Journal,
+    state: u64,
+    issue_date: NaiveDate,
+) -> Result<Draw, CounterExhausted> {
+    let window = journal.numbering.window(issue_date);
+    let sequence = state.max(1);
+    let next = sequence.checked_add(1).ok_or_else(|| CounterExhausted {
+        journal_id: journal.id.clone(),
+        window,
+    })?;
+    Ok(Draw {
+        window,
+        sequence,
+        number: journal
+            .numbering
+            .number(&journal.prefix, issue_date, sequence),
+        next,
+    })
+}
+
 /// The stretch of time one run of a journal's counter covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Window {

@@ -163,7 +163,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let world = sim.world();
     let mut company = world.company().clone();
-    let Some(mut relation) = world.relation("rel-1") else {
+    let Some(mut relation) = world.relation("rel-1").ok().flatten() else {
         panic!("the fixed relation is gone");
     };
     let empty = json!({});

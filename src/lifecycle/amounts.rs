@@ -65,7 +65,7 @@ pub fn exemptions(company: &Company, computation: &Computation) -> Vec<Option<Ex
                     .get(&g.vat_code)
                     .cloned()
                     .unwrap_or_else(|| wording.to_owned()),
-                code,
+                code: code.map(str::to_owned),
             })
         })
         .collect()

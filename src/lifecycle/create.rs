@@ -6,7 +6,9 @@
 
 use super::amounts::{check_paid, compute_amounts, exemptions};
 use super::dates::{bounded_due_date, check_in_range, check_not_future, check_period};
-use super::{at, body_loc, body_object, json_invalid, permission_denied, resolve_relation};
+use super::{
+    at, body_loc, body_object, json_invalid, looked_up, permission_denied, resolve_relation,
+};
 use crate::compute::{Computation, PaymentStatus};
 use crate::context::{
     Company, Context, DeliveryLocation, Journal, Permissions, Relation, RelationKind,
@@ -14,7 +16,7 @@ use crate::context::{
 use crate::document::{AccountingStatus, Document, DocumentType, Line, MailStatus, PeppolStatus};
 use crate::error::{ApiError, ErrorCode, ValidationError};
 use crate::money::Currency;
-use crate::numbering::{JournalCategory, Window};
+use crate::numbering::{draw, Draw, JournalCategory, Window};
 use crate::remittance::StructuredReference;
 use crate::terms::PaymentTerms;
 use crate::validate::body::{self, BodyFields, Source, BODY_KEYS, DERIVED_FIELDS};
@@ -34,6 +36,8 @@ pub struct DrawnNumber {
     pub window: Window,
     /// The sequence drawn.
     pub sequence: u64,
+    /// The counter's next state, to store in the same transaction as the document.
+    pub next: u64,
 }
 
 /// A created document.
@@ -154,7 +158,7 @@ fn create_with(
             "the body is incomplete",
         ));
     };
-    Ok(build(ctx, checked, send == Some(true), id))
+    build(ctx, checked, send == Some(true), id)
 }
 
 /// The `send_peppol` query read as a boolean (`None` if it is not one), after the
@@ -252,7 +256,8 @@ fn check_rules(
     let relation = resolve_relation(ctx, &f.relation_id, errors);
     let journal = resolve_create_journal(ctx, doc_type, &journal_id, errors);
     if let Some(lid) = f.delivery_location_id.valid() {
-        check_delivery_location(ctx.delivery_location(lid), lid, relation.as_ref(), errors);
+        let found = looked_up(ctx.delivery_location(lid), errors);
+        check_delivery_location(found, lid, relation.as_ref(), errors);
     }
     if let Some(t) = doc_type {
         check_type(ctx.company(), t, send, errors);
@@ -448,8 +453,10 @@ fn check_amounts(
 }
 
 /// The created document: defaults, number, communication and statuses
-/// (decisions.md §5), and the send asked for on creation.
-fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Created {
+/// (decisions.md §5), and the send asked for on creation. The number is drawn last,
+/// by [`draw`]: an exhausted counter is `journal_counter_exhausted` at
+/// `["body", "journal_id"]`, never a repeated number.
+fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Result<Created, ApiError> {
     let Checked {
         doc_type,
         relation,
@@ -467,11 +474,23 @@ fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Created {
         payment_terms,
         due_date,
     } = dates;
-    let window = journal.numbering.window(issue_date);
-    let sequence = ctx.next_sequence(&journal, window);
-    let document_number = journal
-        .numbering
-        .number(&journal.prefix, issue_date, sequence);
+    let state = ctx.next_sequence(&journal, journal.numbering.window(issue_date))?;
+    let Draw {
+        window,
+        sequence,
+        number: document_number,
+        next,
+    } = draw(&journal, state, issue_date).map_err(|e| {
+        ApiError::from(
+            ValidationError::new(
+                ErrorCode::JournalCounterExhausted,
+                body_loc().key("journal_id"),
+                format!("{e}: it has drawn its last number, and a number is never drawn twice"),
+            )
+            .with_input(&Value::String(e.journal_id.clone()))
+            .with_ctx(json!({"window": e.window.to_string()})),
+        )
+    })?;
     let legal_notice = match f.legal_notice {
         Field::Valid(s) => Some(s),
         _ if doc_type == DocumentType::SaleInvoice => company.legal_notice.clone(),
@@ -515,36 +534,45 @@ fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Created {
         xml_available: false,
     };
     let send_error = if send {
-        start_send(ctx, &mut document, &relation)
+        start_send(ctx, &mut document, &relation)?
     } else {
         None
     };
-    Created {
+    Ok(Created {
         document,
         number: DrawnNumber {
             journal_id: journal.id,
             window,
             sequence,
+            next,
         },
         send_error,
-    }
+    })
 }
 
 /// A send asked for on creation: the document is sending, or, for a recipient not on
 /// Peppol, `send_failed` naming the created document (decisions.md §7); then, for a
 /// company that enforces the Peppol rules, `send_failed` with the document's findings
 /// (peppol.md §3).
-fn start_send(ctx: &dyn Context, document: &mut Document, relation: &Relation) -> Option<ApiError> {
+/// A storage error is the `Err` (500): the document is then not created at all.
+fn start_send(
+    ctx: &dyn Context,
+    document: &mut Document,
+    relation: &Relation,
+) -> Result<Option<ApiError>, ApiError> {
     if relation.peppol {
         let loc = at(&["query", "send_peppol"]);
         if let Err(e) = crate::peppol::enforce_rules(ctx, document, relation, loc) {
-            return Some(e);
+            if e.status == 500 {
+                return Err(e);
+            }
+            return Ok(Some(e));
         }
         document.peppol_status = PeppolStatus::Sending;
-        return None;
+        return Ok(None);
     }
     let id = &document.id;
-    Some(ApiError::new(vec![ValidationError::new(
+    Ok(Some(ApiError::new(vec![ValidationError::new(
         ErrorCode::SendFailed,
         at(&["query", "send_peppol"]),
         format!(
@@ -552,7 +580,7 @@ fn start_send(ctx: &dyn Context, document: &mut Document, relation: &Relation) -
             document.document_number
         ),
     )
-    .with_ctx(json!({"document_id": id}))]))
+    .with_ctx(json!({"document_id": id}))])))
 }
 
 /// The journal of a create: the one given, which must fit the type, else the default
@@ -567,7 +595,7 @@ fn resolve_create_journal(
     match journal_id {
         Field::Invalid => None,
         Field::Valid(jid) => {
-            let Some(journal) = ctx.journal(jid) else {
+            let Some(journal) = looked_up(ctx.journal(jid), errors) else {
                 errors.push_input(
                     ErrorCode::JournalNotFound,
                     loc,
@@ -597,7 +625,7 @@ fn resolve_create_journal(
         }
         Field::Absent | Field::Null => {
             let t = doc_type?;
-            let found = ctx.default_journal(JournalCategory::of(t));
+            let found = looked_up(ctx.default_journal(JournalCategory::of(t)), errors);
             if found.is_none() {
                 errors.push(
                     ErrorCode::NoDefaultJournal,

@@ -1,5 +1,5 @@
 //! Create, PATCH and send as pure functions over a [`Context`], the client's
-//! [`Permissions`] and, for PATCH and send, the stored [`Document`]
+//! [`Permissions`](crate::context::Permissions) and, for PATCH and send, the stored [`Document`](crate::document::Document)
 //! (decisions.md §5, §6, §7). Nothing is written here: the caller stores what
 //! these functions return, and advances the journal counter a create drew.
 //!
@@ -19,7 +19,7 @@
 //!
 //! ```
 //! use chrono::{DateTime, NaiveDate, Utc};
-//! use invoicing_core::context::{Company, Context, DeliveryLocation, Journal, Permissions, Relation, RelationKind};
+//! use invoicing_core::context::{Company, Context, ContextError, DeliveryLocation, Journal, Permissions, Relation, RelationKind};
 //! use invoicing_core::lifecycle::create;
 //! use invoicing_core::numbering::{JournalCategory, Numbering, Window};
 //! use serde_json::json;
@@ -30,22 +30,22 @@
 //!     fn today(&self) -> NaiveDate { NaiveDate::from_ymd_opt(2026, 11, 21).unwrap() }
 //!     fn now(&self) -> DateTime<Utc> { DateTime::from_timestamp(1_795_219_200, 0).unwrap() }
 //!     fn company(&self) -> &Company { &self.company }
-//!     fn relation(&self, id: &str) -> Option<Relation> {
-//!         (id == "rel-acme").then(|| Relation {
+//!     fn relation(&self, id: &str) -> Result<Option<Relation>, ContextError> {
+//!         Ok((id == "rel-acme").then(|| Relation {
 //!             id: id.into(), kind: RelationKind::Company, payment_terms: "30-fm".parse().ok(), peppol: true,
 //!             party: Default::default(),
-//!         })
+//!         }))
 //!     }
-//!     fn journal(&self, id: &str) -> Option<Journal> {
-//!         (id == "jrn-sales").then(|| Journal {
+//!     fn journal(&self, id: &str) -> Result<Option<Journal>, ContextError> {
+//!         Ok((id == "jrn-sales").then(|| Journal {
 //!             id: id.into(), category: JournalCategory::SalesInvoice, numbering: Numbering::Yearly, prefix: "INV".into(),
-//!         })
+//!         }))
 //!     }
-//!     fn default_journal(&self, c: JournalCategory) -> Option<Journal> {
-//!         if c == JournalCategory::SalesInvoice { self.journal("jrn-sales") } else { None }
+//!     fn default_journal(&self, c: JournalCategory) -> Result<Option<Journal>, ContextError> {
+//!         if c == JournalCategory::SalesInvoice { self.journal("jrn-sales") } else { Ok(None) }
 //!     }
-//!     fn delivery_location(&self, _id: &str) -> Option<DeliveryLocation> { None }
-//!     fn next_sequence(&self, _journal: &Journal, _window: Window) -> u64 { 1 }
+//!     fn delivery_location(&self, _id: &str) -> Result<Option<DeliveryLocation>, ContextError> { Ok(None) }
+//!     fn next_sequence(&self, _journal: &Journal, _window: Window) -> Result<u64, ContextError> { Ok(1) }
 //! }
 //!
 //! let db = Db { company: Company::default() };
@@ -84,7 +84,7 @@ pub use received::{patch_received, send_received};
 pub use send::send;
 pub use state::apply_state;
 
-use crate::context::{Context, Relation};
+use crate::context::{Context, ContextError, Relation};
 use crate::error::{ApiError, ErrorCode, Loc, ValidationError};
 use crate::validate::fields::{Errors, Field};
 use serde_json::{Map, Value};
@@ -124,6 +124,15 @@ fn body_object(body: Option<&Value>) -> Result<&Map<String, Value>, ApiError> {
     }
 }
 
+/// The record a lookup found; a storage error is recorded as `internal_error`, which
+/// answers 500 alone ([`ApiError::new`]).
+fn looked_up<T>(found: Result<Option<T>, ContextError>, errors: &mut Errors) -> Option<T> {
+    found.unwrap_or_else(|e| {
+        errors.0.extend(ApiError::from(e).errors);
+        None
+    })
+}
+
 /// `json_invalid` at `["body"]` for bytes that are not JSON, with the text sent.
 fn json_invalid(body: &[u8], e: &serde_json::Error) -> ValidationError {
     ValidationError::new(
@@ -144,7 +153,7 @@ fn resolve_relation(
     errors: &mut Errors,
 ) -> Option<Relation> {
     let id = field.valid()?;
-    let found = ctx.relation(id);
+    let found = looked_up(ctx.relation(id), errors);
     if found.is_none() {
         errors.push_input(
             ErrorCode::RelationNotFound,

@@ -6,7 +6,9 @@
 
 use super::amounts::{check_paid, compute_amounts, exemptions};
 use super::dates::{bounded_due_date, check_not_future, check_period};
-use super::{at, body_loc, body_object, json_invalid, permission_denied, resolve_relation};
+use super::{
+    at, body_loc, body_object, json_invalid, looked_up, permission_denied, resolve_relation,
+};
 use crate::compute::{self, AllowanceCharge, PaymentStatus};
 use crate::context::{Company, Context, Permissions};
 use crate::document::{AccountingStatus, Document};
@@ -196,7 +198,7 @@ impl Patching<'_> {
         match field {
             Field::Valid(lid) => {
                 let mut ok = true;
-                if ctx.delivery_location(lid).is_none() {
+                if looked_up(ctx.delivery_location(lid), &mut self.errors).is_none() {
                     self.errors.push_input(
                         ErrorCode::DeliveryLocationNotFound,
                         loc,
@@ -224,12 +226,10 @@ impl Patching<'_> {
 
     /// A location left attached must belong to the (new) relation.
     fn location_fits_relation(&mut self, ctx: &dyn Context) {
-        let Some(location) = self
-            .next
-            .delivery_location_id
-            .as_deref()
-            .and_then(|l| ctx.delivery_location(l))
-        else {
+        let Some(lid) = self.next.delivery_location_id.clone() else {
+            return;
+        };
+        let Some(location) = looked_up(ctx.delivery_location(&lid), &mut self.errors) else {
             return;
         };
         if location.relation_id != self.next.relation_id {

@@ -101,7 +101,8 @@ fn refuse_send(ctx: &dyn Context, stored: &Document, peppol: bool) -> Result<(),
             ),
         ));
     }
-    if !ctx.relation(&stored.relation_id).is_some_and(|r| r.peppol) {
+    let relation = ctx.relation(&stored.relation_id)?;
+    if !relation.as_ref().is_some_and(|r| r.peppol) {
         return Err(ValidationError::new(
             ErrorCode::SendFailed,
             peppol_loc,
@@ -113,7 +114,7 @@ fn refuse_send(ctx: &dyn Context, stored: &Document, peppol: bool) -> Result<(),
         .with_ctx(json!({"document_id": stored.id}))
         .into());
     }
-    if let Some(relation) = ctx.relation(&stored.relation_id) {
+    if let Some(relation) = relation {
         crate::peppol::enforce_rules(ctx, stored, &relation, peppol_loc)?;
     }
     Ok(())

@@ -12,7 +12,9 @@
 use super::*;
 use crate::compute::PaymentStatus;
 use crate::context::DeliveryLocation;
-use crate::context::{Company, Context, Journal, Permissions, Relation, RelationKind};
+use crate::context::{
+    Company, Context, ContextError, Journal, Permissions, Relation, RelationKind,
+};
 use crate::document::{AccountingStatus, Document, DocumentType, MailStatus, PeppolStatus};
 use crate::error::{ApiError, ErrorCode, Loc};
 use crate::money::Currency;
@@ -203,24 +205,27 @@ impl Context for TestContext {
         &self.company
     }
 
-    fn relation(&self, id: &str) -> Option<Relation> {
-        self.relations.iter().find(|r| r.id == id).cloned()
+    fn relation(&self, id: &str) -> Result<Option<Relation>, ContextError> {
+        Ok(self.relations.iter().find(|r| r.id == id).cloned())
     }
 
-    fn journal(&self, id: &str) -> Option<Journal> {
-        self.journals.iter().find(|j| j.id == id).cloned()
+    fn journal(&self, id: &str) -> Result<Option<Journal>, ContextError> {
+        Ok(self.journals.iter().find(|j| j.id == id).cloned())
     }
 
-    fn default_journal(&self, category: JournalCategory) -> Option<Journal> {
-        self.defaults.get(&category).and_then(|id| self.journal(id))
+    fn default_journal(&self, category: JournalCategory) -> Result<Option<Journal>, ContextError> {
+        Ok(self
+            .defaults
+            .get(&category)
+            .and_then(|id| self.journals.iter().find(|j| &j.id == id).cloned()))
     }
 
-    fn delivery_location(&self, id: &str) -> Option<DeliveryLocation> {
-        self.locations.iter().find(|l| l.id == id).cloned()
+    fn delivery_location(&self, id: &str) -> Result<Option<DeliveryLocation>, ContextError> {
+        Ok(self.locations.iter().find(|l| l.id == id).cloned())
     }
 
-    fn next_sequence(&self, _journal: &Journal, _window: Window) -> u64 {
-        SEQUENCE
+    fn next_sequence(&self, _journal: &Journal, _window: Window) -> Result<u64, ContextError> {
+        Ok(SEQUENCE)
     }
 }
 
@@ -414,7 +419,8 @@ fn create_computes_numbers_dates_and_statuses() {
         DrawnNumber {
             journal_id: J_SALES.to_owned(),
             window: Window::Year(2026),
-            sequence: SEQUENCE
+            sequence: SEQUENCE,
+            next: SEQUENCE + 1
         }
     );
     assert_eq!(doc.journal_id, J_SALES);
@@ -489,7 +495,8 @@ fn create_numbers_follow_the_journal_window() {
             DrawnNumber {
                 journal_id: j.to_owned(),
                 window,
-                sequence: SEQUENCE
+                sequence: SEQUENCE,
+                next: SEQUENCE + 1
             }
         );
         assert_eq!(c.document.numbered_on, d("2025-03-09"));

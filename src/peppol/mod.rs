@@ -38,7 +38,7 @@
 //! let doc = sim.document(doc["id"].as_str().unwrap()).unwrap();
 //! let world = sim.world();
 //! use invoicing_core::context::Context;
-//! let relation = world.relation("rel-1").unwrap();
+//! let relation = world.relation("rel-1").unwrap().unwrap();
 //! let ubl = invoicing_core::peppol::ubl(doc, world.company(), &relation, None).unwrap();
 //! assert!(ubl.xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Invoice "));
 //! assert!(ubl.xml.contains("<cbc:PayableAmount currencyID=\"EUR\">121.00</cbc:PayableAmount>"));
@@ -190,10 +190,10 @@ pub fn enforce_rules(
     if !company.enforce_peppol_rules {
         return Ok(());
     }
-    let location = doc
-        .delivery_location_id
-        .as_deref()
-        .and_then(|id| ctx.delivery_location(id));
+    let location = match doc.delivery_location_id.as_deref() {
+        Some(id) => ctx.delivery_location(id)?,
+        None => None,
+    };
     let Some(ubl) = ubl(doc, company, relation, location.as_ref()) else {
         return Ok(());
     };

@@ -472,14 +472,10 @@ pub(crate) fn item_properties(line: &Line) -> Vec<(&str, Option<String>)> {
 
 /// The exemption code and reason of group `i`, when its code carries a mention; a
 /// blank mention falls back to the standard wording.
-pub(crate) fn exemption(
-    doc: &Document,
-    i: usize,
-    code: VatCode,
-) -> Option<(Option<&'static str>, String)> {
+pub(crate) fn exemption(doc: &Document, i: usize, code: VatCode) -> Option<(Option<&str>, String)> {
     let (wording, _) = code.exemption()?;
     let ex = doc.exemptions.get(i).and_then(Option::as_ref);
-    let vatex = ex.and_then(|e| e.code).or(code.exemption()?.1);
+    let vatex = ex.and_then(|e| e.code.as_deref()).or(code.exemption()?.1);
     let reason = ex
         .map(|e| e.reason.clone())
         .filter(|r| filled(&Some(r.clone())).is_some())

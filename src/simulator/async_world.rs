@@ -20,6 +20,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub(crate) struct Documents {
     by_id: BTreeMap<String, Document>,
     pending: BTreeSet<String>,
+    /// The ids of the documents written since [`Simulator::take_written`] (issued or
+    /// received).
+    pub(crate) written: BTreeSet<String>,
 }
 
 impl Documents {
@@ -28,8 +31,21 @@ impl Documents {
         self.by_id.get(id)
     }
 
+    /// Forgets every document (before a restore).
+    pub(crate) fn clear(&mut self) {
+        self.by_id.clear();
+        self.pending.clear();
+        self.written.clear();
+    }
+
+    /// Every stored document, in the order of their ids.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Document> {
+        self.by_id.values()
+    }
+
     /// Stores a document (replacing the one of that id).
     pub(crate) fn insert(&mut self, id: String, doc: Document) {
+        self.written.insert(id.clone());
         if after_tick(&doc) == state(&doc) {
             self.pending.remove(&id);
         } else {
@@ -43,6 +59,7 @@ impl Documents {
         for id in std::mem::take(&mut self.pending) {
             if let Some(doc) = self.by_id.get_mut(&id) {
                 (doc.pdf_available, doc.xml_available, doc.peppol_status) = after_tick(doc);
+                self.written.insert(id);
             }
         }
     }

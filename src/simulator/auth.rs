@@ -7,7 +7,7 @@
 //! without knowing how many were issued before it.
 
 use crate::context::Permissions;
-use crate::error::{ApiError, ErrorCode, Loc};
+use crate::error::ApiError;
 use std::collections::BTreeMap;
 
 /// A client of the scenario.
@@ -94,13 +94,7 @@ impl Tokens {
     /// The client index an `authorization` header value authenticates:
     /// `Bearer <access token>`, the scheme in any case.
     pub(crate) fn authenticate(&self, authorization: &str) -> Result<usize, ApiError> {
-        let invalid = || {
-            ApiError::one(
-                ErrorCode::InvalidToken,
-                header_loc(),
-                "the authorization is not bearer with a known access token",
-            )
-        };
+        let invalid = crate::http::invalid_token_error;
         let value = authorization.trim();
         let (scheme, token) = value.split_once(char::is_whitespace).ok_or_else(invalid)?;
         if !scheme.eq_ignore_ascii_case("bearer") {
@@ -108,20 +102,13 @@ impl Tokens {
         }
         match self.by_token.get(token.trim()) {
             Some(&(index, TokenKind::Access)) => Ok(index),
-            Some(&(_, TokenKind::Refresh)) => Err(ApiError::one(
-                ErrorCode::InvalidToken,
-                header_loc(),
-                "a refresh token is not an access token",
-            )),
+            Some(&(_, TokenKind::Refresh)) => Err(crate::http::refresh_token_as_access()),
             None => Err(invalid()),
         }
     }
 }
 
-/// `["header", "authorization"]`, where 401 and 403 answer.
-pub(crate) fn header_loc() -> Loc {
-    Loc::root("header").key("authorization")
-}
+pub(crate) use crate::http::header_loc;
 
 /// FNV-1a over the client id, the counter and the kind: a stable, dependency-free
 /// hash (not a secret: the simulator has no secrets to keep).

@@ -12,42 +12,16 @@ use crate::lifecycle;
 use crate::validate::lax_bool;
 use serde_json::{json, Value};
 
-/// A response: status and body.
-pub(super) type Answer = (u16, Value);
+pub(super) use crate::http::{
+    error, json_invalid_error as json_invalid, not_found_id, one, Answer,
+};
+use crate::http::{method_not_allowed, unknown_path};
 
 /// The client a request acts for.
 #[derive(Debug, Clone, Copy)]
 struct Caller {
     sandbox: bool,
     permissions: Permissions,
-}
-
-pub(super) fn error(err: &ApiError) -> Answer {
-    (err.status, err.body())
-}
-
-pub(super) fn one(code: ErrorCode, loc: Loc, msg: &str) -> Answer {
-    error(&ApiError::one(code, loc, msg))
-}
-
-pub(super) fn not_found_id(what: &str, id: &str) -> Answer {
-    let err = ValidationError::new(
-        ErrorCode::NotFound,
-        Loc::root("path").key("id"),
-        format!("no {what} with id {id:?}"),
-    )
-    .with_input(&Value::String(id.to_owned()));
-    error(&err.into())
-}
-
-/// `json_invalid` at `["body"]`, with the text sent.
-pub(super) fn json_invalid(text: &str, reason: &str) -> ValidationError {
-    ValidationError::new(
-        ErrorCode::JsonInvalid,
-        Loc::root("body"),
-        format!("the body is not valid json: {reason}"),
-    )
-    .with_input(&Value::String(text.to_owned()))
 }
 
 fn is_body_loc(loc: &Loc) -> bool {
@@ -122,11 +96,7 @@ impl Simulator {
             },
             Route::Document(id) => self.patch(caller, &id, &req.body),
             Route::DocumentSend(id) => self.send(caller, &id, &req.body),
-            Route::DocumentAttachments(_) => one(
-                ErrorCode::NotImplemented,
-                Loc::root("path"),
-                "attachments are not implemented by this crate",
-            ),
+            Route::DocumentAttachments(_) => crate::http::not_implemented(),
             Route::DocumentUbl(id) => self.ubl_of(&id),
             Route::DeliveryLocations => self.locations_of(req),
             Route::DeliveryLocation(id) => self.records.locations.get(&id).map_or_else(
@@ -183,13 +153,7 @@ impl Simulator {
 
     /// `POST /auth/token`: a client pair in, an access and a refresh token out.
     fn token(&mut self, body: &Body) -> Answer {
-        let refused = || {
-            one(
-                ErrorCode::InvalidClient,
-                Loc::root("body"),
-                "client_id and client_secret do not name a client",
-            )
-        };
+        let refused = crate::http::invalid_client;
         let pair = match body {
             Body::Json(Value::Object(m)) => match (m.get("client_id"), m.get("client_secret")) {
                 (Some(Value::String(id)), Some(Value::String(secret))) => {
@@ -220,10 +184,7 @@ impl Simulator {
             return refused();
         };
         let (access, refresh) = self.tokens.issue(index, &id);
-        (
-            200,
-            json!({"access_token": access, "refresh_token": refresh, "token_type": "bearer"}),
-        )
+        crate::http::token(&access, &refresh)
     }
 
     /// `POST /documents[?send_peppol=…]`.
@@ -289,6 +250,7 @@ impl Simulator {
                 let answer = (200, next.to_json(id));
                 if !caller.sandbox {
                     self.received.insert(id.to_owned(), next);
+                    self.documents.written.insert(id.to_owned());
                 }
                 answer
             }
@@ -362,11 +324,7 @@ impl Simulator {
             return not_found_id("branding", id);
         };
         if !caller.permissions.update {
-            return one(
-                ErrorCode::PermissionDenied,
-                header_loc(),
-                "changing a branding needs the u permission",
-            );
+            return crate::http::permission_denied("changing a branding needs the u permission");
         }
         let fields = match body {
             Body::Absent | Body::Json(Value::Null) => {
@@ -476,22 +434,4 @@ impl Simulator {
             ),
         }
     }
-}
-
-fn unknown_path() -> Answer {
-    one(
-        ErrorCode::NotFound,
-        Loc::root("path"),
-        "no endpoint at this path",
-    )
-}
-
-fn method_not_allowed(method: &str) -> Answer {
-    let err = ValidationError::new(
-        ErrorCode::MethodNotAllowed,
-        Loc::root("method"),
-        format!("this path does not take {method}"),
-    )
-    .with_input(&Value::String(method.to_owned()));
-    error(&err.into())
 }

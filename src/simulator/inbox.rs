@@ -56,6 +56,37 @@ pub(crate) struct Inbox {
 }
 
 impl Inbox {
+    /// A received document from its stored form.
+    pub(crate) fn from_stored(r: crate::stored::StoredReceived) -> Inbox {
+        Inbox {
+            doc: r.document,
+            origin: r.origin,
+            type_override: r.type_override,
+            create_date: r.create_date,
+            relation: r.relation.map(|rel| (rel.id, rel.kind)),
+            journal_id: r.journal_id,
+        }
+    }
+
+    /// The stored form of the document `id` (see [`crate::stored`]).
+    pub(crate) fn stored(&self, id: &str) -> crate::stored::StoredReceived {
+        crate::stored::StoredReceived {
+            id: id.to_owned(),
+            origin: self.origin.clone(),
+            type_override: self.type_override.clone(),
+            create_date: self.create_date,
+            relation: self
+                .relation
+                .as_ref()
+                .map(|(r, k)| crate::stored::StoredRelation {
+                    id: r.clone(),
+                    kind: *k,
+                }),
+            journal_id: self.journal_id.clone(),
+            document: self.doc.clone(),
+        }
+    }
+
     /// The response shape of the document `id`.
     pub(crate) fn to_json(&self, id: &str) -> Value {
         let info = ResponseInfo {

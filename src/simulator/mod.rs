@@ -144,6 +144,92 @@ impl Simulator {
         self.documents.get(id)
     }
 
+    /// Every document the world keeps, in its stored form ([`crate::stored`]): the
+    /// issued ones in the order of their ids, then the received ones in the order of
+    /// theirs. A server seeds its database with them.
+    pub fn stored_documents(&self) -> Vec<crate::stored::StoredDocument> {
+        use crate::stored::StoredDocument;
+        let issued = self.documents.iter().cloned().map(StoredDocument::Issued);
+        let received = self
+            .received
+            .iter()
+            .map(|(id, inbox)| StoredDocument::Received(Box::new(inbox.stored(id))));
+        issued.chain(received).collect()
+    }
+
+    /// The stored form of the document `id`, issued or received, if the world keeps it.
+    pub fn stored_document(&self, id: &str) -> Option<crate::stored::StoredDocument> {
+        use crate::stored::StoredDocument;
+        if let Some(doc) = self.documents.get(id) {
+            return Some(StoredDocument::Issued(doc.clone()));
+        }
+        self.received
+            .get(id)
+            .map(|inbox| StoredDocument::Received(Box::new(inbox.stored(id))))
+    }
+
+    /// The ids of the documents written (created, changed, moved by `TICK`) since the
+    /// last call, in order: what a server persisting the world writes after a request.
+    pub fn take_written(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.documents.written)
+            .into_iter()
+            .collect()
+    }
+
+    /// Replaces the world's documents and journal counters with stored ones (a server
+    /// restarting on its database): the documents of the scenario are forgotten, ids
+    /// `doc-N` go on after the highest stored one, and every counter is set as given
+    /// (a counter not given keeps the scenario's).
+    pub fn restore(
+        &mut self,
+        documents: Vec<crate::stored::StoredDocument>,
+        counters: &[(String, crate::numbering::Window, u64)],
+    ) {
+        use crate::stored::StoredDocument;
+        self.documents.clear();
+        self.received.clear();
+        self.created_live = 0;
+        for doc in documents {
+            let id = doc.id().to_owned();
+            if let Some(n) = id.strip_prefix("doc-").and_then(|n| n.parse::<u64>().ok()) {
+                self.created_live = self.created_live.max(n);
+            }
+            match doc {
+                StoredDocument::Issued(d) => self.documents.insert(id, d),
+                StoredDocument::Received(r) => {
+                    self.received.insert(id, inbox::Inbox::from_stored(*r));
+                }
+            }
+        }
+        self.documents.written.clear();
+        for (journal, window, next) in counters {
+            self.world.set_counter(journal, *window, *next);
+        }
+    }
+
+    /// Handles one HTTP request: its method, its target (path and query), its
+    /// `authorization` header and its body bytes; `TICK` and `SET` are the methods of
+    /// the back office (simulator.md). The answer is the one [`Simulator::handle`]
+    /// gives for the same request in a scenario.
+    pub fn handle_http(
+        &mut self,
+        method: &str,
+        target: &str,
+        authorization: Option<&str>,
+        body: &[u8],
+    ) -> (u16, Value) {
+        let (segments, query) = request::split_path(target);
+        let req = request::Request {
+            method: method.to_ascii_uppercase(),
+            segments,
+            query,
+            client: None,
+            authorization: authorization.map(str::to_owned),
+            body: crate::http::Body::from_bytes(body),
+        };
+        self.dispatch(&req)
+    }
+
     /// Runs the scenario's own requests in order and answers
     /// `{"responses": [{"status", "body"}, …]}`.
     pub fn run_requests(&mut self) -> Value {

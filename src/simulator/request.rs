@@ -3,31 +3,7 @@
 
 use serde_json::Value;
 
-/// The body a request carries.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Body {
-    /// No body at all (nor an empty `raw_body`).
-    Absent,
-    /// A JSON body (`body`, or a `raw_body` that holds valid JSON). `null` included.
-    Json(Value),
-    /// A `raw_body` that is not valid JSON: its text and why it does not parse.
-    Invalid {
-        /// The text sent.
-        text: String,
-        /// The parser's reason, lowercase.
-        reason: String,
-    },
-}
-
-impl Body {
-    /// The JSON body as the lifecycle functions take it: `None` when absent.
-    pub(crate) fn json(&self) -> Option<&Value> {
-        match self {
-            Body::Json(v) => Some(v),
-            Body::Absent | Body::Invalid { .. } => None,
-        }
-    }
-}
+pub(crate) use crate::http::Body;
 
 /// One request of a scenario, checked for its shape.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,22 +97,13 @@ impl Request {
 /// A `raw_body` is what a server would read: empty text is no body, valid JSON is
 /// that JSON, anything else is a body that is not JSON.
 fn read_raw_body(text: &str) -> Body {
-    if text.trim().is_empty() {
-        return Body::Absent;
-    }
-    match serde_json::from_str::<Value>(text) {
-        Ok(v) => Body::Json(v),
-        Err(e) => Body::Invalid {
-            text: text.to_owned(),
-            reason: e.to_string().to_lowercase(),
-        },
-    }
+    Body::from_bytes(text.as_bytes())
 }
 
 /// Splits `/a/b?x=1#frag` into percent-decoded segments and query pairs. A path
 /// that does not start with `/` or has an empty segment (`/documents/`) names no
 /// route: its segments are `None`.
-fn split_path(path: &str) -> (Option<Vec<String>>, Vec<(String, String)>) {
+pub(crate) fn split_path(path: &str) -> (Option<Vec<String>>, Vec<(String, String)>) {
     let path = path.split_once('#').map_or(path, |(p, _)| p);
     let (path, query) = path.split_once('?').unwrap_or((path, ""));
     let query = parse_query(query);

@@ -2,7 +2,7 @@
 //! relations, journals and delivery locations, and the journals' counters. It
 //! implements [`Context`], so the lifecycle functions read it like a server's database.
 
-use crate::context::{Company, Context, DeliveryLocation, Journal, Relation};
+use crate::context::{Company, Context, ContextError, DeliveryLocation, Journal, Relation};
 use crate::lifecycle::DrawnNumber;
 use crate::numbering::{JournalCategory, Window};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -40,10 +40,40 @@ impl World {
         }
     }
 
+    /// The next sequence of `journal`'s counter in `window` (1 when never drawn in).
+    pub fn counters_of(&self, journal: &str, window: Window) -> u64 {
+        self.counters
+            .get(journal)
+            .and_then(|windows| windows.get(&window))
+            .copied()
+            .unwrap_or(1)
+    }
+
+    /// Every counter of the world: journal id, window, next sequence (a server seeds
+    /// its database with them).
+    pub fn counters(&self) -> impl Iterator<Item = (&str, Window, u64)> {
+        self.counters.iter().flat_map(|(journal, windows)| {
+            windows
+                .iter()
+                .map(move |(window, next)| (journal.as_str(), *window, *next))
+        })
+    }
+
+    /// Sets the next sequence of `journal`'s counter in `window` (a restore).
+    pub(crate) fn set_counter(&mut self, journal: &str, window: Window, next: u64) {
+        self.counters
+            .entry(journal.to_owned())
+            .or_default()
+            .insert(window, next);
+    }
+
     /// Commits a drawn number: the counter of its journal and window moves past it.
     /// A counter never moves back.
     pub(crate) fn advance(&mut self, number: &DrawnNumber) {
-        let next = number.sequence.saturating_add(1);
+        // `numbering::draw` never draws u64::MAX, so a drawn sequence has a successor.
+        let Some(next) = number.sequence.checked_add(1) else {
+            return;
+        };
         let counter = self
             .counters
             .entry(number.journal_id.clone())
@@ -69,30 +99,27 @@ impl Context for World {
         &self.company
     }
 
-    fn relation(&self, id: &str) -> Option<Relation> {
-        self.relations.get(id).cloned()
+    fn relation(&self, id: &str) -> Result<Option<Relation>, ContextError> {
+        Ok(self.relations.get(id).cloned())
     }
 
-    fn journal(&self, id: &str) -> Option<Journal> {
-        self.journals.get(id).cloned()
+    fn journal(&self, id: &str) -> Result<Option<Journal>, ContextError> {
+        Ok(self.journals.get(id).cloned())
     }
 
-    fn default_journal(&self, category: JournalCategory) -> Option<Journal> {
-        self.defaults
+    fn default_journal(&self, category: JournalCategory) -> Result<Option<Journal>, ContextError> {
+        Ok(self
+            .defaults
             .get(&category)
             .and_then(|id| self.journals.get(id))
-            .cloned()
+            .cloned())
     }
 
-    fn delivery_location(&self, id: &str) -> Option<DeliveryLocation> {
-        self.locations.get(id).cloned()
+    fn delivery_location(&self, id: &str) -> Result<Option<DeliveryLocation>, ContextError> {
+        Ok(self.locations.get(id).cloned())
     }
 
-    fn next_sequence(&self, journal: &Journal, window: Window) -> u64 {
-        self.counters
-            .get(&journal.id)
-            .and_then(|windows| windows.get(&window))
-            .copied()
-            .unwrap_or(1)
+    fn next_sequence(&self, journal: &Journal, window: Window) -> Result<u64, ContextError> {
+        Ok(self.counters_of(&journal.id, window))
     }
 }

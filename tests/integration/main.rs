@@ -3,6 +3,7 @@
 //! each test named after the rule it checks.
 
 mod auth;
+mod contract;
 mod examples;
 mod expect;
 mod peppol;

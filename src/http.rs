@@ -1,0 +1,195 @@
+//! One HTTP vocabulary: every answer the simulator gives that a server must give
+//! identically, as `(status, body)`, and the reading of a request's body bytes. The
+//! simulator answers through these functions, so a server built on them answers as
+//! the simulator its clients tested against.
+//!
+//! ```
+//! use invoicing_core::http;
+//! let (status, body) = http::not_found_id("document", "doc-9");
+//! assert_eq!(status, 404);
+//! assert_eq!(body["detail"][0]["loc"], serde_json::json!(["path", "id"]));
+//! assert_eq!(http::method_not_allowed("DELETE").0, 405);
+//! assert_eq!(http::internal_error().0, 500);
+//! ```
+
+use crate::error::{ApiError, ErrorCode, Loc, ValidationError};
+use serde_json::{json, Value};
+
+/// A response: status and JSON body.
+pub type Answer = (u16, Value);
+
+/// The answer of refused request: its status and `{"detail": [...]}`.
+pub fn error(err: &ApiError) -> Answer {
+    (err.status, err.body())
+}
+
+/// An answer made of one error.
+pub fn one(code: ErrorCode, loc: Loc, msg: &str) -> Answer {
+    error(&ApiError::one(code, loc, msg))
+}
+
+/// `["header", "authorization"]`, where 401 and 403 answer.
+pub fn header_loc() -> Loc {
+    Loc::root("header").key("authorization")
+}
+
+/// 401 `not_authenticated`: a request without credentials.
+pub fn not_authenticated() -> Answer {
+    one(
+        ErrorCode::NotAuthenticated,
+        header_loc(),
+        "no credentials: send authorization: bearer <access token>",
+    )
+}
+
+/// 401 `invalid_token`: an authorization that is not `Bearer <known access token>`.
+pub fn invalid_token() -> Answer {
+    error(&invalid_token_error())
+}
+
+/// The error of [`invalid_token`].
+pub fn invalid_token_error() -> ApiError {
+    ApiError::one(
+        ErrorCode::InvalidToken,
+        header_loc(),
+        "the authorization is not bearer with a known access token",
+    )
+}
+
+/// 401 `invalid_token`: a refresh token sent as an access token.
+pub fn refresh_token_as_access() -> ApiError {
+    ApiError::one(
+        ErrorCode::InvalidToken,
+        header_loc(),
+        "a refresh token is not an access token",
+    )
+}
+
+/// 401 `invalid_client` at `["body"]`: `POST /auth/token` without a valid pair.
+pub fn invalid_client() -> Answer {
+    one(
+        ErrorCode::InvalidClient,
+        Loc::root("body"),
+        "client_id and client_secret do not name a client",
+    )
+}
+
+/// 403 `permission_denied` at the authorization header; `what` says what was asked
+/// (`changing a branding needs the u permission`).
+pub fn permission_denied(what: &str) -> Answer {
+    one(ErrorCode::PermissionDenied, header_loc(), what)
+}
+
+/// 404 `not_found` at `["path", "id"]`: an unknown id of `what` (`document`,
+/// `relation`…).
+pub fn not_found_id(what: &str, id: &str) -> Answer {
+    let err = ValidationError::new(
+        ErrorCode::NotFound,
+        Loc::root("path").key("id"),
+        format!("no {what} with id {id:?}"),
+    )
+    .with_input(&Value::String(id.to_owned()));
+    error(&err.into())
+}
+
+/// 404 `not_found` at `["path"]`: no endpoint at this path.
+pub fn unknown_path() -> Answer {
+    one(
+        ErrorCode::NotFound,
+        Loc::root("path"),
+        "no endpoint at this path",
+    )
+}
+
+/// 405 `method_not_allowed` at `["method"]`: a known path with a method it does not
+/// take.
+pub fn method_not_allowed(method: &str) -> Answer {
+    let err = ValidationError::new(
+        ErrorCode::MethodNotAllowed,
+        Loc::root("method"),
+        format!("this path does not take {method}"),
+    )
+    .with_input(&Value::String(method.to_owned()));
+    error(&err.into())
+}
+
+/// The `json_invalid` error at `["body"]`, with the text sent and the parser's reason.
+pub fn json_invalid_error(text: &str, reason: &str) -> ValidationError {
+    ValidationError::new(
+        ErrorCode::JsonInvalid,
+        Loc::root("body"),
+        format!("the body is not valid json: {reason}"),
+    )
+    .with_input(&Value::String(text.to_owned()))
+}
+
+/// 422 `json_invalid`: a body that is not JSON.
+pub fn json_invalid(text: &str, reason: &str) -> Answer {
+    error(&json_invalid_error(text, reason).into())
+}
+
+/// 501 `not_implemented` at `["path"]`: `POST /documents/{id}/attachments`.
+pub fn not_implemented() -> Answer {
+    one(
+        ErrorCode::NotImplemented,
+        Loc::root("path"),
+        "attachments are not implemented by this crate",
+    )
+}
+
+/// 500 `internal_error` at `[]`: a storage failure (see
+/// [`crate::context::ContextError`]); the answer carries no detail of it.
+pub fn internal_error() -> Answer {
+    error(&ApiError::from(crate::context::ContextError(String::new())))
+}
+
+/// 200 `{"access_token", "refresh_token", "token_type": "bearer"}`.
+pub fn token(access: &str, refresh: &str) -> Answer {
+    (
+        200,
+        json!({"access_token": access, "refresh_token": refresh, "token_type": "bearer"}),
+    )
+}
+
+/// A request body as a server reads its bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    /// No body (no bytes, or only whitespace).
+    Absent,
+    /// A JSON body (`null` included).
+    Json(Value),
+    /// Bytes that are not JSON: their text (lossy UTF-8) and why they do not parse.
+    Invalid {
+        /// The text sent.
+        text: String,
+        /// The parser's reason, lowercase.
+        reason: String,
+    },
+}
+
+impl Body {
+    /// Reads body bytes: no bytes (or whitespace) is no body, valid JSON is that
+    /// JSON, anything else (bytes that are not UTF-8 included) is not JSON.
+    pub fn from_bytes(bytes: &[u8]) -> Body {
+        let text = String::from_utf8_lossy(bytes);
+        if text.trim().is_empty() {
+            return Body::Absent;
+        }
+        match serde_json::from_slice::<Value>(bytes) {
+            Ok(v) => Body::Json(v),
+            Err(e) => Body::Invalid {
+                text: text.into_owned(),
+                reason: e.to_string().to_lowercase(),
+            },
+        }
+    }
+
+    /// The JSON body as the lifecycle functions take it: `None` when absent or not
+    /// JSON.
+    pub fn json(&self) -> Option<&Value> {
+        match self {
+            Body::Json(v) => Some(v),
+            Body::Absent | Body::Invalid { .. } => None,
+        }
+    }
+}

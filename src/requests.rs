@@ -1,0 +1,517 @@
+//! Entries for servers and Rust clients: create, PATCH and send from a request's
+//! body bytes (a server parses each body once, here), and the typed, serialisable
+//! [`CreateRequest`] / [`PatchRequest`] whose JSON is exactly the interface's body.
+//!
+//! The byte entries answer exactly as the simulator does: bytes that are not JSON get
+//! `json_invalid` at `["body"]` (after the permissions, and beside the query's own
+//! errors on create), no bytes at all is a missing body.
+//!
+//! ```
+//! use invoicing_core::requests::{CreateRequest, LineRequest};
+//! use invoicing_core::document::DocumentType;
+//! let request = CreateRequest {
+//!     lines: vec![LineRequest {
+//!         vat_rate: Some("21".parse().unwrap()),
+//!         ..LineRequest::new("2".parse().unwrap(), "9.990".parse().unwrap())
+//!     }],
+//!     ..CreateRequest::new(DocumentType::SaleInvoice, "rel-acme")
+//! };
+//! assert_eq!(
+//!     serde_json::to_string(&request).unwrap(),
+//!     r#"{"type":"sale_invoice","relation_id":"rel-acme","lines":[{"quantity":2,"unit_price":9.990,"vat_rate":21}]}"#
+//! );
+//! ```
+
+use crate::compute::AllowanceKind;
+use crate::context::{Context, Permissions};
+use crate::document::{Document, DocumentType};
+use crate::error::{ApiError, LocItem, ValidationError};
+use crate::http::{json_invalid_error, Body};
+use crate::lifecycle::{self, Created};
+use crate::vat::VatCode;
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+fn is_body_error(e: &ValidationError) -> bool {
+    matches!(e.loc.0.first(), Some(LocItem::Key(k)) if &**k == "body")
+}
+
+/// What an entry answers for bytes that are not JSON: the function ran with no body
+/// (so the permissions and the query answer as they would), its body errors replaced
+/// by `json_invalid`.
+fn not_json<T>(
+    attempt: Result<T, ApiError>,
+    text: &str,
+    reason: &str,
+    keep_other_errors: bool,
+) -> ApiError {
+    match attempt {
+        Err(e) if e.status != 422 => e,
+        Err(e) if keep_other_errors => {
+            let mut errors: Vec<ValidationError> =
+                e.errors.into_iter().filter(|v| !is_body_error(v)).collect();
+            errors.push(json_invalid_error(text, reason));
+            ApiError::new(errors)
+        }
+        _ => json_invalid_error(text, reason).into(),
+    }
+}
+
+/// [`lifecycle::create`] from the body's bytes.
+pub fn create_from_bytes(
+    ctx: &dyn Context,
+    permissions: Permissions,
+    send_peppol: Option<&str>,
+    body: &[u8],
+    id: &str,
+) -> Result<Created, ApiError> {
+    let body = Body::from_bytes(body);
+    let attempt = lifecycle::create(ctx, permissions, send_peppol, body.json(), id);
+    match &body {
+        Body::Invalid { text, reason } => Err(not_json(attempt, text, reason, true)),
+        _ => attempt,
+    }
+}
+
+/// [`lifecycle::patch`] of `stored` from the body's bytes.
+pub fn patch_from_bytes(
+    ctx: &dyn Context,
+    permissions: Permissions,
+    stored: &Document,
+    body: &[u8],
+) -> Result<Document, ApiError> {
+    let body = Body::from_bytes(body);
+    let attempt = lifecycle::patch(ctx, permissions, stored, body.json());
+    match &body {
+        Body::Invalid { text, reason } => Err(not_json(attempt, text, reason, false)),
+        _ => attempt,
+    }
+}
+
+/// [`lifecycle::send`] of `stored` from the body's bytes.
+pub fn send_from_bytes(
+    ctx: &dyn Context,
+    permissions: Permissions,
+    stored: &Document,
+    body: &[u8],
+) -> Result<Document, ApiError> {
+    let body = Body::from_bytes(body);
+    let attempt = lifecycle::send(ctx, permissions, stored, body.json());
+    match &body {
+        Body::Invalid { text, reason } => Err(not_json(attempt, text, reason, false)),
+        _ => attempt,
+    }
+}
+
+/// Serde helpers: a decimal as an exact JSON number (serde_json's
+/// arbitrary_precision keeps its digits and scale), read from a number or a string.
+mod num {
+    use super::{Decimal, Deserialize, Deserializer, Serialize, Serializer, Value};
+
+    pub(super) fn serialize<S: Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
+        crate::money::decimal_value(*d).serialize(s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
+        let v = Value::deserialize(d)?;
+        crate::number::decimal_from_json(&v).map_err(|e| serde::de::Error::custom(format!("{e:?}")))
+    }
+
+    pub(super) mod opt {
+        use super::{Decimal, Deserialize, Deserializer, Serializer, Value};
+
+        #[allow(clippy::ref_option)]
+        pub(in super::super) fn serialize<S: Serializer>(
+            d: &Option<Decimal>,
+            s: S,
+        ) -> Result<S::Ok, S::Error> {
+            match d {
+                Some(d) => super::serialize(d, s),
+                None => s.serialize_none(),
+            }
+        }
+
+        pub(in super::super) fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Option<Decimal>, D::Error> {
+            match Option::<Value>::deserialize(d)? {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => crate::number::decimal_from_json(&v)
+                    .map(Some)
+                    .map_err(|e| serde::de::Error::custom(format!("{e:?}"))),
+            }
+        }
+    }
+}
+
+/// An allowance or charge as sent (exactly one of `amount` and `rate`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AllowanceChargeRequest {
+    /// `allowance` or `charge`.
+    #[serde(rename = "type", with = "crate::stored::text")]
+    pub kind: AllowanceKind,
+    /// A fixed amount.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "num::opt")]
+    pub amount: Option<Decimal>,
+    /// A percentage.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "num::opt")]
+    pub rate: Option<Decimal>,
+    /// Free-text reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Reason code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+}
+
+/// A line as sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineRequest {
+    /// Quantity.
+    #[serde(with = "num")]
+    pub quantity: Decimal,
+    /// Price of one unit, before tax.
+    #[serde(with = "num")]
+    pub unit_price: Decimal,
+    /// VAT rate in percent (none for the exempt codes).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "num::opt")]
+    pub vat_rate: Option<Decimal>,
+    /// VAT code (`standard` when absent).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::stored::opt_text"
+    )]
+    pub vat_code: Option<VatCode>,
+    /// Item name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_name: Option<String>,
+    /// Item description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_description: Option<String>,
+    /// Unit code, such as `C62`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_code: Option<String>,
+    /// Section title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section_name: Option<String>,
+    /// Free key/value pairs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_properties: Option<Map<String, Value>>,
+    /// Standard item identifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_identification: Option<String>,
+    /// Seller's product code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product_code: Option<String>,
+    /// The line's allowances and charges.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowance_charges: Vec<AllowanceChargeRequest>,
+}
+
+impl LineRequest {
+    /// A line of `quantity` × `unit_price` and nothing else.
+    pub fn new(quantity: Decimal, unit_price: Decimal) -> LineRequest {
+        LineRequest {
+            quantity,
+            unit_price,
+            vat_rate: None,
+            vat_code: None,
+            item_name: None,
+            item_description: None,
+            unit_code: None,
+            section_name: None,
+            item_properties: None,
+            item_identification: None,
+            product_code: None,
+            allowance_charges: Vec::new(),
+        }
+    }
+}
+
+/// The body of a create (interface.md "Create document"), for Rust clients. Its JSON
+/// is exactly the interface's body: absent fields are left out, amounts are exact
+/// JSON numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreateRequest {
+    /// The type.
+    #[serde(rename = "type", with = "crate::stored::text")]
+    pub doc_type: DocumentType,
+    /// The third party.
+    pub relation_id: String,
+    /// 1 to 500 lines.
+    pub lines: Vec<LineRequest>,
+    /// The journal (else the default of the type's category).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal_id: Option<String>,
+    /// A saved delivery address of the relation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery_location_id: Option<String>,
+    /// Issue date (else today).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::stored::opt_text"
+    )]
+    pub issue_date: Option<NaiveDate>,
+    /// Payment terms, `<days>-<df|fm|mf>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_terms: Option<String>,
+    /// Tax point date.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::stored::opt_text"
+    )]
+    pub tax_point_date: Option<NaiveDate>,
+    /// Delivery date.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::stored::opt_text"
+    )]
+    pub delivery_date: Option<NaiveDate>,
+    /// First day of the billed period.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::stored::opt_text"
+    )]
+    pub period_start: Option<NaiveDate>,
+    /// Last day of the billed period.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::stored::opt_text"
+    )]
+    pub period_end: Option<NaiveDate>,
+    /// Order number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order_number: Option<String>,
+    /// Despatch advice reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub despatch_reference: Option<String>,
+    /// Buyer reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buyer_reference: Option<String>,
+    /// Legal notice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub legal_notice: Option<String>,
+    /// ISO 4217 currency (else EUR).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
+    /// Amount already paid, tax included.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "num::opt")]
+    pub paid_amount: Option<Decimal>,
+    /// Document-level allowances and charges.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowance_charges: Vec<AllowanceChargeRequest>,
+}
+
+impl CreateRequest {
+    /// A create of `doc_type` for `relation_id` with no line yet.
+    pub fn new(doc_type: DocumentType, relation_id: &str) -> CreateRequest {
+        CreateRequest {
+            doc_type,
+            relation_id: relation_id.to_owned(),
+            lines: Vec::new(),
+            journal_id: None,
+            delivery_location_id: None,
+            issue_date: None,
+            payment_terms: None,
+            tax_point_date: None,
+            delivery_date: None,
+            period_start: None,
+            period_end: None,
+            order_number: None,
+            despatch_reference: None,
+            buyer_reference: None,
+            legal_notice: None,
+            currency: None,
+            paid_amount: None,
+            allowance_charges: Vec::new(),
+        }
+    }
+
+    /// The body as JSON bytes (what [`create_from_bytes`] reads).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+}
+
+/// A field of a PATCH: left out, sent as `null` (clears it), or sent with a value.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Patch<T> {
+    /// Not sent: unchanged.
+    #[default]
+    Absent,
+    /// Sent as `null`.
+    Null,
+    /// Sent with this value.
+    Set(T),
+}
+
+impl<T> Patch<T> {
+    /// Whether the field is left out.
+    pub fn is_absent(&self) -> bool {
+        matches!(self, Patch::Absent)
+    }
+}
+
+impl<T: Serialize> Serialize for Patch<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Patch::Set(v) => v.serialize(s),
+            Patch::Absent | Patch::Null => s.serialize_none(),
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Patch<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match Option::<T>::deserialize(d)? {
+            Some(v) => Patch::Set(v),
+            None => Patch::Null,
+        })
+    }
+}
+
+/// The body of a PATCH (interface.md "PATCH /documents/{document_uuid}"), for Rust
+/// clients: every field optional, only the fields present are applied. Dates,
+/// amounts and terms are written as the interface reads them (`YYYY-MM-DD` strings,
+/// exact JSON numbers).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PatchRequest {
+    /// Amount already paid, tax included (as an exact number).
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub paid_amount: Patch<Value>,
+    /// The third party.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub relation_id: Patch<String>,
+    /// Issue date, `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub issue_date: Patch<String>,
+    /// Payment terms.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub payment_terms: Patch<String>,
+    /// Delivery location (null detaches it).
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub delivery_location_id: Patch<String>,
+    /// Tax point date.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub tax_point_date: Patch<String>,
+    /// Delivery date.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub delivery_date: Patch<String>,
+    /// First day of the billed period.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub period_start: Patch<String>,
+    /// Last day of the billed period.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub period_end: Patch<String>,
+    /// Order number.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub order_number: Patch<String>,
+    /// Despatch reference.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub despatch_reference: Patch<String>,
+    /// Buyer reference.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub buyer_reference: Patch<String>,
+    /// Legal notice (null clears it).
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub legal_notice: Patch<String>,
+    /// Currency.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub currency: Patch<String>,
+    /// Replaces every line.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub lines: Patch<Vec<LineRequest>>,
+    /// Replaces the document-level allowances and charges.
+    #[serde(default, skip_serializing_if = "Patch::is_absent")]
+    pub allowance_charges: Patch<Vec<AllowanceChargeRequest>>,
+}
+
+impl PatchRequest {
+    /// The body as JSON bytes (what [`patch_from_bytes`] reads).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// A PATCH of `paid_amount` only.
+    pub fn paid(amount: Decimal) -> PatchRequest {
+        PatchRequest {
+            paid_amount: Patch::Set(crate::money::decimal_value(amount)),
+            ..PatchRequest::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simulator::Simulator;
+    use serde_json::json;
+
+    #[test]
+    fn create_request_json_is_the_interface_body_and_creates_as_json_does() {
+        let sim = Simulator::from_json(&crate::strategies::scenario()).unwrap();
+        let mut line = LineRequest::new("3".parse().unwrap(), "19.999".parse().unwrap());
+        line.vat_code = Some(VatCode::IntraCommunity);
+        line.allowance_charges.push(AllowanceChargeRequest {
+            kind: AllowanceKind::Allowance,
+            amount: None,
+            rate: Some("5".parse().unwrap()),
+            reason: Some("Promo".into()),
+            code: None,
+        });
+        let mut req = CreateRequest::new(DocumentType::SaleInvoice, "rel-company");
+        req.lines.push(line);
+        req.issue_date = NaiveDate::from_ymd_opt(2026, 11, 2);
+        req.paid_amount = Some("1.50".parse().unwrap());
+        let bytes = req.to_bytes();
+        let value: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(
+            value,
+            json!({"type": "sale_invoice", "relation_id": "rel-company",
+                   "lines": [{"quantity": 3, "unit_price": crate::money::number_value("19.999"),
+                              "vat_code": "intra_community",
+                              "allowance_charges": [{"type": "allowance", "rate": 5, "reason": "Promo"}]}],
+                   "issue_date": "2026-11-02", "paid_amount": crate::money::number_value("1.50")})
+        );
+        let back: CreateRequest = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(back, req);
+        let a = create_from_bytes(sim.world(), Permissions::ALL, None, &bytes, "doc-1").unwrap();
+        let b =
+            lifecycle::create(sim.world(), Permissions::ALL, None, Some(&value), "doc-1").unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn bytes_that_are_not_json_answer_json_invalid_as_the_simulator_does() {
+        let sim = Simulator::from_json(&crate::strategies::scenario()).unwrap();
+        let err =
+            create_from_bytes(sim.world(), Permissions::ALL, Some("maybe"), b"{", "d").unwrap_err();
+        let codes: Vec<&str> = err.errors.iter().map(|e| e.code.as_str()).collect();
+        assert_eq!(codes, ["bool_parsing", "json_invalid"]);
+        let err =
+            create_from_bytes(sim.world(), Permissions::default(), None, b"{", "d").unwrap_err();
+        assert_eq!(err.status, 403);
+        let err = create_from_bytes(sim.world(), Permissions::ALL, None, b"", "d").unwrap_err();
+        assert_eq!(err.errors[0].code.as_str(), "missing");
+    }
+
+    #[test]
+    fn patch_request_leaves_out_absent_fields_and_writes_null() {
+        let mut p = PatchRequest::paid("12.30".parse().unwrap());
+        p.legal_notice = Patch::Null;
+        assert_eq!(
+            String::from_utf8(p.to_bytes()).unwrap(),
+            r#"{"paid_amount":12.30,"legal_notice":null}"#
+        );
+        let back: PatchRequest = serde_json::from_slice(&p.to_bytes()).unwrap();
+        assert_eq!(back, p);
+    }
+}

@@ -1,0 +1,383 @@
+//! The reference server (`examples/server.rs`) over real HTTP on 127.0.0.1: it
+//! answers the bundled scenarios exactly as the simulator does (ids and tokens
+//! aside), 50 concurrent creates draw 50 distinct contiguous numbers, and a restart
+//! on the same database serves every document byte-identical.
+//!
+//! The server binary is the example cargo builds for the tests
+//! (`target/<profile>/examples/server`); `SERVER_BIN` overrides it (the load test
+//! runs against a release build: `cargo build --release --example server`, then
+//! `SERVER_BIN=target/release/examples/server cargo test --test server -- --ignored --nocapture`).
+
+use invoicing_core::simulator;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn server_bin() -> PathBuf {
+    if let Ok(p) = std::env::var("SERVER_BIN") {
+        return PathBuf::from(p);
+    }
+    let exe = std::env::current_exe().expect("test exe");
+    // target/<profile>/deps/server-xxxx → target/<profile>/examples/server
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .map(|p| p.join("examples").join("server"))
+        .expect("target dir")
+}
+
+fn temp_db(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(format!("{name}-{}.sqlite3", std::process::id()));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    path
+}
+
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(scenario: &str, db: &PathBuf) -> Server {
+        let mut child = Command::new(server_bin())
+            .args(["--scenario", scenario, "--db"])
+            .arg(db)
+            .args(["--addr", "127.0.0.1:0", "--tick-ms", "3600000"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server example is built (cargo builds examples for tests)");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("first line");
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("first line: {line:?}"))
+            .to_owned();
+        Server { child, addr }
+    }
+
+    /// SIGTERM, then wait (bounded) for a clean exit.
+    fn stop(mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "clean exit on SIGTERM: {status}");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        panic!("the server did not stop on SIGTERM");
+    }
+
+    fn request(&self, method: &str, path: &str, auth: Option<&str>, body: &[u8]) -> (u16, Vec<u8>) {
+        http(&self.addr, method, path, auth, body)
+    }
+
+    fn json(&self, method: &str, path: &str, auth: Option<&str>, body: &[u8]) -> (u16, Value) {
+        let (status, bytes) = self.request(method, path, auth, body);
+        let value = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|e| panic!("{method} {path}: not json ({e}): {bytes:?}"));
+        (status, value)
+    }
+
+    fn token(&self, client_id: &str, secret: &str) -> String {
+        let body = json!({"client_id": client_id, "client_secret": secret}).to_string();
+        let (status, v) = self.json("POST", "/auth/token", None, body.as_bytes());
+        assert_eq!(status, 200, "{v}");
+        v["access_token"].as_str().expect("token").to_owned()
+    }
+}
+
+/// A tiny HTTP/1.1 client: one request per connection, bounded by timeouts.
+fn http(addr: &str, method: &str, path: &str, auth: Option<&str>, body: &[u8]) -> (u16, Vec<u8>) {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(30))).ok();
+    stream.set_write_timeout(Some(Duration::from_secs(30))).ok();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-length: {}\r\n",
+        body.len()
+    );
+    if !body.is_empty() {
+        head.push_str("content-type: application/json\r\n");
+    }
+    if let Some(a) = auth {
+        head.push_str("authorization: ");
+        head.push_str(a);
+        head.push_str("\r\n");
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).expect("write");
+    stream.write_all(body).expect("write body");
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("read");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("headers end");
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status");
+    let mut body = raw[split + 4..].to_vec();
+    if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        body = dechunk(&body);
+    }
+    (status, body)
+}
+
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = data.windows(2).position(|w| w == b"\r\n") {
+        let size =
+            usize::from_str_radix(String::from_utf8_lossy(&data[..end]).trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        out.extend_from_slice(&data[end + 2..end + 2 + size]);
+        data = &data[end + 2 + size + 2..];
+    }
+    out
+}
+
+fn scenarios() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/scenarios");
+    let mut list: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("scenarios")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    list.sort();
+    list
+}
+
+/// Plays a scenario's requests over HTTP; returns the answers and the ids seen.
+fn play(server: &Server, scenario: &Value) -> Vec<(u16, Value)> {
+    let mut tokens = BTreeMap::new();
+    for c in scenario["clients"].as_array().into_iter().flatten() {
+        let id = c["client_id"].as_str().unwrap_or_default();
+        let secret = c["client_secret"].as_str().unwrap_or_default();
+        tokens.insert(id.to_owned(), server.token(id, secret));
+    }
+    let mut out = Vec::new();
+    for r in scenario["requests"].as_array().into_iter().flatten() {
+        let method = r["method"]
+            .as_str()
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        let path = r["path"].as_str().unwrap_or("/");
+        let body: Vec<u8> = match (&r.get("body"), &r.get("raw_body")) {
+            (Some(b), _) => b.to_string().into_bytes(),
+            (None, Some(Value::String(t))) => t.clone().into_bytes(),
+            _ => Vec::new(),
+        };
+        let auth = match (r["client"].as_str(), r["headers"]["authorization"].as_str()) {
+            (Some(c), _) => tokens.get(c).map(|t| format!("Bearer {t}")),
+            (None, Some(h)) => Some(h.to_owned()),
+            _ => None,
+        };
+        let answer = match method.as_str() {
+            "TICK" => server.json("POST", "/_simulator/tick", None, b""),
+            "SET" => {
+                let id = path.trim_start_matches("/documents/");
+                server.json(
+                    "POST",
+                    &format!("/_simulator/documents/{id}/state"),
+                    None,
+                    &body,
+                )
+            }
+            m => server.json(m, path, auth.as_deref(), &body),
+        };
+        out.push(answer);
+    }
+    out
+}
+
+#[test]
+fn the_server_answers_the_bundled_scenarios_as_the_simulator_does_and_restarts_byte_identical() {
+    for path in scenarios() {
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let bytes = std::fs::read(&path).unwrap();
+        let scenario: Value = serde_json::from_slice(&bytes).unwrap();
+        let expected = simulator::run(&bytes);
+        let expected = expected["responses"].as_array().expect("responses").clone();
+        let db = temp_db(&name);
+        let server = Server::start(path.to_str().unwrap(), &db);
+        let got = play(&server, &scenario);
+        assert_eq!(got.len(), expected.len());
+        for (i, ((status, body), want)) in got.iter().zip(&expected).enumerate() {
+            let request = &scenario["requests"][i];
+            assert_eq!(
+                u64::from(*status),
+                want["status"],
+                "{name} request {i}: {request} → {body}"
+            );
+            if request["path"] == "/auth/token" && *status == 200 {
+                // tokens aside: the same keys
+                let keys = |v: &Value| v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>());
+                assert_eq!(keys(body), keys(&want["body"]), "{name} request {i}");
+            } else {
+                assert_eq!(body, &want["body"], "{name} request {i}: {request}");
+            }
+        }
+        // every document, before and after a restart on the same file
+        let sim = simulator::Simulator::load(&bytes).unwrap();
+        let mut ids: Vec<String> = sim
+            .stored_documents()
+            .iter()
+            .map(|d| d.id().to_owned())
+            .collect();
+        ids.extend((1..=20).map(|n| format!("doc-{n}")));
+        let client = &scenario["clients"][0];
+        let (cid, secret) = (
+            client["client_id"].as_str().unwrap(),
+            client["client_secret"].as_str().unwrap(),
+        );
+        let token = format!("Bearer {}", server.token(cid, secret));
+        let before: Vec<(u16, Vec<u8>)> = ids
+            .iter()
+            .map(|id| server.request("GET", &format!("/documents/{id}"), Some(&token), b""))
+            .collect();
+        server.stop();
+        let server = Server::start(path.to_str().unwrap(), &db);
+        let token = format!("Bearer {}", server.token(cid, secret));
+        for (id, before) in ids.iter().zip(&before) {
+            let after = server.request("GET", &format!("/documents/{id}"), Some(&token), b"");
+            assert_eq!(
+                &after, before,
+                "{name}: {id} reads back byte-identical after a restart"
+            );
+        }
+        server.stop();
+    }
+}
+
+fn create_body(lines: usize) -> Vec<u8> {
+    let line = json!({"item_name": "Widget", "quantity": 3, "unit_price": 19.99, "vat_rate": 21,
+                      "allowance_charges": [{"type": "allowance", "rate": 5}]});
+    json!({"type": "sale_invoice", "relation_id": "rel-acme",
+           "lines": vec![line; lines]})
+    .to_string()
+    .into_bytes()
+}
+
+fn load_scenario(dir: &str) -> PathBuf {
+    let path = PathBuf::from(dir).join(format!("load-{}.json", std::process::id()));
+    let s = json!({
+        "today": "2026-11-21",
+        "clients": [{"client_id": "app", "client_secret": "s3cret", "permissions": ["c", "u"]}],
+        "relations": [{"id": "rel-acme", "kind": "company", "peppol": true}],
+        "journals": [{"id": "jrn", "category": "sales_invoice", "numbering": "yearly",
+                      "prefix": "INV", "default": true, "next": 41}],
+        "requests": []
+    });
+    std::fs::write(&path, s.to_string()).unwrap();
+    path
+}
+
+fn sequence(number: &str) -> u64 {
+    number
+        .rsplit('-')
+        .next()
+        .and_then(|s| s.parse().ok())
+        .expect("sequence")
+}
+
+#[test]
+fn fifty_concurrent_creates_draw_fifty_distinct_contiguous_numbers_that_survive_a_restart() {
+    let scenario = load_scenario(env!("CARGO_TARGET_TMPDIR"));
+    let db = temp_db("concurrent");
+    let server = Server::start(scenario.to_str().unwrap(), &db);
+    let token = format!("Bearer {}", server.token("app", "s3cret"));
+    let addr = server.addr.clone();
+    let body = create_body(3);
+    let handles: Vec<_> = (0..50)
+        .map(|_| {
+            let (addr, token, body) = (addr.clone(), token.clone(), body.clone());
+            std::thread::spawn(move || {
+                let (status, bytes) = http(&addr, "POST", "/documents", Some(&token), &body);
+                assert_eq!(status, 201);
+                let v: Value = serde_json::from_slice(&bytes).unwrap();
+                (
+                    v["id"].as_str().unwrap().to_owned(),
+                    v["document_number"].as_str().unwrap().to_owned(),
+                )
+            })
+        })
+        .collect();
+    let created: Vec<(String, String)> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let mut seqs: Vec<u64> = created.iter().map(|(_, n)| sequence(n)).collect();
+    seqs.sort_unstable();
+    assert_eq!(
+        seqs,
+        (41..91).collect::<Vec<u64>>(),
+        "50 distinct, contiguous numbers"
+    );
+    // a bad body writes nothing and draws nothing
+    let (status, _) = server.request("POST", "/documents", Some(&token), b"{\"type\": ");
+    assert_eq!(status, 422);
+    server.stop();
+    let server = Server::start(scenario.to_str().unwrap(), &db);
+    let token = format!("Bearer {}", server.token("app", "s3cret"));
+    let (status, v) = server.json("POST", "/documents", Some(&token), &body);
+    assert_eq!(status, 201);
+    assert_eq!(
+        v["document_number"], "INV2026-0091",
+        "numbering goes on after a restart"
+    );
+    assert_eq!(v["id"], "doc-51");
+    server.stop();
+}
+
+#[test]
+#[ignore = "a measurement: run against a release build (see the module docs)"]
+fn load_creates_per_second_of_50_line_documents_with_8_clients() {
+    let scenario = load_scenario(env!("CARGO_TARGET_TMPDIR"));
+    let db = temp_db("load");
+    let server = Server::start(scenario.to_str().unwrap(), &db);
+    let token = format!("Bearer {}", server.token("app", "s3cret"));
+    let body = create_body(50);
+    let per_client = 250;
+    let start = Instant::now();
+    let handles: Vec<_> = (0..8)
+        .map(|_| {
+            let (addr, token, body) = (server.addr.clone(), token.clone(), body.clone());
+            std::thread::spawn(move || {
+                for _ in 0..per_client {
+                    let (status, _) = http(&addr, "POST", "/documents", Some(&token), &body);
+                    assert_eq!(status, 201);
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    let millis = start.elapsed().as_millis().max(1);
+    let total: u128 = 8 * per_client;
+    println!(
+        "{total} creates of 50-line documents, 8 clients: {} creates/s",
+        total * 1000 / millis
+    );
+    server.stop();
+}
