@@ -67,12 +67,7 @@ pub fn create_from_bytes(
     body: &[u8],
     id: &str,
 ) -> Result<Created, ApiError> {
-    let body = Body::from_bytes(body);
-    let attempt = lifecycle::create(ctx, permissions, send_peppol, body.json(), id);
-    match &body {
-        Body::Invalid { text, reason } => Err(not_json(attempt, text, reason, true)),
-        _ => attempt,
-    }
+    lifecycle::create_bytes(ctx, permissions, send_peppol, body, id)
 }
 
 /// [`lifecycle::patch`] of `stored` from the body's bytes.
@@ -82,12 +77,7 @@ pub fn patch_from_bytes(
     stored: &Document,
     body: &[u8],
 ) -> Result<Document, ApiError> {
-    let body = Body::from_bytes(body);
-    let attempt = lifecycle::patch(ctx, permissions, stored, body.json());
-    match &body {
-        Body::Invalid { text, reason } => Err(not_json(attempt, text, reason, false)),
-        _ => attempt,
-    }
+    lifecycle::patch_bytes(ctx, permissions, stored, body)
 }
 
 /// [`lifecycle::send`] of `stored` from the body's bytes.
