@@ -366,8 +366,11 @@ fn party(p: &Party, key: &str, seller: bool, f: &mut Found) {
         scheme_value_rules("0208", e, &[key, "enterprise_number"], f);
     }
     if let Some(vat) = filled(&p.vat_number) {
+        // BR-CO-09 looks the first two characters up *inside* the list's text
+        // (`contains(' 1A AD … ZW ', substring(CompanyID, 1, 2))`), without the spaces
+        // around them: `E ` or a lone `B` pass, as they do in the XSLT.
         let prefix: String = vat.chars().take(2).collect();
-        if !listed(codes::VAT_PREFIXES, &prefix) {
+        if !vat_prefix_list().contains(prefix.as_str()) {
             f.at("BR-CO-09", &[key, "vat_number"]);
         }
     }
@@ -379,6 +382,13 @@ fn country_code_rules(a: &Address, path: &[&str], f: &mut Found) {
             f.at("BR-CL-14", path);
         }
     }
+}
+
+/// The text BR-CO-09 searches: its codes in the rule's order, each with a space on
+/// both sides.
+fn vat_prefix_list() -> &'static str {
+    static LIST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    LIST.get_or_init(|| format!(" {} ", codes::VAT_PREFIXES.join(" ")))
 }
 
 /// PEPPOL-COMMON-R040 to R053: the value checks of the identifier schemes.
@@ -869,5 +879,69 @@ fn not_subject_rules(w: &Written, f: &mut Found) {
     }
     if other(true) {
         f.at("BR-O-14", &[]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// BR-CO-09 as the XSLT tests it: the first two characters found inside the list's
+    /// text, spaces included.
+    #[test]
+    fn br_co_09_prefix_is_looked_up_inside_the_list_text() {
+        let mut f = Found::default();
+        for vat in ["BE0123456749", "EL123", "E 1", "B", "XI1", " BE1"] {
+            party(
+                &Party {
+                    vat_number: Some(vat.to_owned()),
+                    ..Party::default()
+                },
+                "company",
+                true,
+                &mut f,
+            );
+            assert!(!f.0.iter().any(|(r, _)| r == "BR-CO-09"), "{vat}");
+        }
+        for vat in ["be0123456749", "XX1", "0123456749"] {
+            let mut f = Found::default();
+            party(
+                &Party {
+                    vat_number: Some(vat.to_owned()),
+                    ..Party::default()
+                },
+                "company",
+                true,
+                &mut f,
+            );
+            assert!(f.0.iter().any(|(r, _)| r == "BR-CO-09"), "{vat}");
+        }
+    }
+
+    /// PEPPOL-COMMON-R040 (GLN) and R041 (mod 11): the check digit of any length.
+    #[test]
+    fn check_digits_of_gln_and_mod11() {
+        assert!(gln("5410000000019"));
+        assert!(!gln("5410000000018"));
+        assert!(gln("0"));
+        assert!(mod11("974760673"));
+        assert!(!mod11("974760674"));
+        assert!(!mod11("000000000"));
+        assert!(mod97_0208("0123456749"));
+        assert!(!mod97_0208("0123456748"));
+        let long = "9".repeat(100_000);
+        let _ = gln(&long);
+        let _ = mod11(&long);
+    }
+
+    /// XPath's `round`: half toward positive infinity.
+    #[test]
+    fn xpath_round_is_half_toward_positive_infinity() {
+        let d = |s: &str| s.parse::<Decimal>().unwrap_or_default();
+        assert_eq!(half_up(d("0.5")), d("1"));
+        assert_eq!(half_up(d("-0.5")), d("0"));
+        assert_eq!(half_up(d("-1.5")), d("-1"));
+        assert_eq!(round2(d("1.005")), d("1.01"));
+        assert_eq!(round2(d("-1.005")), d("-1"));
     }
 }
