@@ -49,11 +49,30 @@ pub(crate) fn load_bytes(bytes: &[u8]) -> Result<Simulator, ScenarioError> {
             e.to_string().to_lowercase()
         ))
     })?;
-    load(&value)
+    load_owned(value)
+}
+
+/// Reads a scenario it owns: its requests are moved into the simulator, not copied,
+/// and the rest of the scenario is dropped once the world is built.
+fn load_owned(mut value: Value) -> Result<Simulator, ScenarioError> {
+    let taken = match &mut value {
+        Value::Object(top) => match top.get_mut("requests") {
+            Some(Value::Array(list)) => Some(std::mem::take(list)),
+            _ => None,
+        },
+        _ => None,
+    };
+    load_with(&value, taken)
 }
 
 /// Reads a scenario already parsed as JSON.
 pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
+    load_with(value, None)
+}
+
+/// Reads a scenario; `taken` is its `requests` list when the caller already moved it
+/// out (the scenario then holds an empty list in its place).
+fn load_with(value: &Value, taken: Option<Vec<Value>>) -> Result<Simulator, ScenarioError> {
     let Value::Object(top) = value else {
         return Err(malformed("scenario must be a json object"));
     };
@@ -74,7 +93,7 @@ pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
     };
     let requests = match top.get("requests") {
         None | Some(Value::Null) => return Err(malformed("missing requests")),
-        Some(Value::Array(list)) => list.clone(),
+        Some(Value::Array(list)) => taken.unwrap_or_else(|| list.clone()),
         Some(_) => return Err(malformed("requests: must be an array")),
     };
     for (i, request) in requests.iter().enumerate() {
