@@ -6,11 +6,11 @@
 //! ```
 //!
 //! The only place of the crate that does I/O. Each response is written as soon as it
-//! is answered ([`Simulator::run_requests_to`]): only the world is held. A malformed
+//! is answered ([`simulator::run_to`]): only the world and the scenario's bytes are held. A malformed
 //! scenario, or a file that cannot be read, prints `{"error": "…"}` and exits with
 //! code 1.
 
-use invoicing_core::simulator::Simulator;
+use invoicing_core::simulator;
 use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
 
@@ -29,13 +29,12 @@ fn read_scenario(path: &str) -> Result<Vec<u8>, String> {
 /// Writes the answer; `Ok(true)` when the scenario ran, `Ok(false)` when its answer
 /// is an error.
 fn answer(args: &[String], out: &mut impl Write) -> std::io::Result<bool> {
-    let loaded = match args {
-        [path] => read_scenario(path).map(|bytes| Simulator::load(&bytes)),
+    let bytes = match args {
+        [path] => read_scenario(path),
         _ => Err("usage: simulate FILE (or - for standard input)".to_owned()),
     };
-    match loaded {
-        Ok(Ok(mut sim)) => sim.run_requests_to(out).map(|()| true),
-        Ok(Err(e)) => e.write_to(out).map(|()| false),
+    match bytes {
+        Ok(bytes) => simulator::run_to(&bytes, out).map(|ran| ran.is_ok()),
         Err(message) => {
             serde_json::to_writer_pretty(&mut *out, &serde_json::json!({ "error": message }))?;
             out.write_all(b"\n").map(|()| false)

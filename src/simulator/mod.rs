@@ -33,6 +33,7 @@ mod async_world;
 mod auth;
 mod endpoints;
 mod inbox;
+mod raw;
 mod records;
 mod request;
 mod scenario;
@@ -312,21 +313,34 @@ pub fn run(scenario: &[u8]) -> Value {
 /// Runs a scenario as [`run`] does and writes its answer to `out` response by
 /// response, as each is answered: exactly the bytes of
 /// `serde_json::to_string_pretty(&run(scenario))` followed by a newline. Only the
-/// world is held, never the list of responses. Never panics, whatever the bytes; the
-/// only errors are those of `out`. `out` gets many small writes: give it a buffered
-/// writer.
+/// world and the scenario's bytes are held: each request is read into a value when it
+/// is answered, each response dropped once written. Never panics, whatever the
+/// bytes. `Ok(Err(e))` when the scenario is malformed (its answer `{"error": "…"}` is
+/// written); `Err` only for an error of `out`. `out` gets many small writes: give it
+/// a buffered writer.
 ///
 /// ```
 /// use invoicing_core::simulator::{run, run_to};
 /// let scenario = br#"{"today": "2026-11-21", "requests": [{"method": "TICK"}]}"#;
 /// let mut out = Vec::new();
-/// run_to(scenario, &mut out).expect("a Vec takes every byte");
+/// run_to(scenario, &mut out).expect("a Vec takes every byte").expect("a valid scenario");
 /// let pretty = serde_json::to_string_pretty(&run(scenario)).expect("json");
 /// assert_eq!(out, format!("{pretty}\n").into_bytes());
 /// ```
-pub fn run_to<W: std::io::Write + ?Sized>(scenario: &[u8], out: &mut W) -> std::io::Result<()> {
-    match Simulator::load(scenario) {
-        Ok(mut sim) => sim.run_requests_to(out),
-        Err(e) => e.write_to(out),
+pub fn run_to<W: std::io::Write + ?Sized>(
+    scenario: &[u8],
+    out: &mut W,
+) -> std::io::Result<Result<(), ScenarioError>> {
+    let loaded = match raw::load(scenario) {
+        Some(Ok((mut sim, requests))) => {
+            stream::write_responses(out, requests, |request| sim.handle(&raw::request(request)))?;
+            return Ok(Ok(()));
+        }
+        Some(Err(e)) => Err(e),
+        None => Simulator::load(scenario),
+    };
+    match loaded {
+        Ok(mut sim) => sim.run_requests_to(out).map(Ok),
+        Err(e) => e.write_to(out).map(|()| Err(e)),
     }
 }

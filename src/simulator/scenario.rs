@@ -62,17 +62,28 @@ fn load_owned(mut value: Value) -> Result<Simulator, ScenarioError> {
         },
         _ => None,
     };
-    load_with(&value, taken)
+    load_with(&value, taken.map_or(Taken::No, Taken::Values))
 }
 
 /// Reads a scenario already parsed as JSON.
 pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
-    load_with(value, None)
+    load_with(value, Taken::No)
 }
 
-/// Reads a scenario; `taken` is its `requests` list when the caller already moved it
-/// out (the scenario then holds an empty list in its place).
-fn load_with(value: &Value, taken: Option<Vec<Value>>) -> Result<Simulator, ScenarioError> {
+/// The requests of a scenario when the caller has already read them.
+pub(super) enum Taken {
+    /// Not read: the scenario's list is copied.
+    No,
+    /// Moved out of the scenario, which holds `[]` in their place.
+    Values(Vec<Value>),
+    /// Left as text and checked by the caller (the scenario holds `[]` in their
+    /// place): the error of the first malformed one, if any. The simulator's own
+    /// list stays empty.
+    Checked(Option<ScenarioError>),
+}
+
+/// Reads a scenario whose requests may already have been read (`taken`).
+pub(super) fn load_with(value: &Value, taken: Taken) -> Result<Simulator, ScenarioError> {
     let Value::Object(top) = value else {
         return Err(malformed("scenario must be a json object"));
     };
@@ -93,7 +104,12 @@ fn load_with(value: &Value, taken: Option<Vec<Value>>) -> Result<Simulator, Scen
     };
     let requests = match top.get("requests") {
         None | Some(Value::Null) => return Err(malformed("missing requests")),
-        Some(Value::Array(list)) => taken.unwrap_or_else(|| list.clone()),
+        Some(Value::Array(list)) => match taken {
+            Taken::No => list.clone(),
+            Taken::Values(values) => values,
+            Taken::Checked(None) => Vec::new(),
+            Taken::Checked(Some(e)) => return Err(e),
+        },
         Some(_) => return Err(malformed("requests: must be an array")),
     };
     for (i, request) in requests.iter().enumerate() {

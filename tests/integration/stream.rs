@@ -13,8 +13,10 @@ fn printed(scenario: &[u8]) -> String {
 
 fn streamed(scenario: &[u8]) -> String {
     let mut out = Vec::new();
-    run_to(scenario, &mut out).expect("a Vec takes every byte");
-    String::from_utf8(out).expect("json is utf-8")
+    let ran = run_to(scenario, &mut out).expect("a Vec takes every byte");
+    let text = String::from_utf8(out).expect("json is utf-8");
+    assert_eq!(ran.is_ok(), !text.starts_with("{\n  \"error\": "), "{text}");
+    text
 }
 
 fn assert_same(name: &str, scenario: &[u8]) {
@@ -61,6 +63,37 @@ fn streamed_answer_of_a_malformed_scenario_is_the_pretty_error() {
     ] {
         assert_same("malformed", scenario);
         assert!(streamed(scenario).starts_with("{\n  \"error\": "));
+    }
+}
+
+/// The requests are kept as text until answered; every scenario that reading might
+/// see otherwise is answered as the whole value answers it.
+#[test]
+fn streamed_answer_agrees_on_repeated_keys_depth_and_json_errors() {
+    let deep = |n: usize| {
+        format!(
+            r#"{{"today": "2026-11-21", "requests": [{{"method": "TICK", "body": {}{}}}]}}"#,
+            "[".repeat(n),
+            "]".repeat(n)
+        )
+    };
+    let cases: Vec<Vec<u8>> = vec![
+        br#"{"today": "2026-11-21", "requests": [{"method": "TICK"}], "requests": 5}"#.to_vec(),
+        br#"{"today": "2026-11-21", "requests": 5, "requests": [{"method": "TICK"}]}"#.to_vec(),
+        br#"{"requests": [{"path": 3}], "today": "2026-11-21"}"#.to_vec(),
+        br#"{"zzz": 1, "requests": [{"path": 3}]}"#.to_vec(),
+        br#"{"today": "2026-11-21", "requests": null}"#.to_vec(),
+        br#"{"today": "2026-11-21", "requests": [{"method": "TICK", "body": "\x"}]}"#.to_vec(),
+        b"{\"today\": \"2026-11-21\", \"requests\": [{\"method\": \"TICK\", \"body\": \"\xff\"}]}"
+            .to_vec(),
+        br#"{"today": "2026-11-21", "requests": [{"method": "TICK"}]} x"#.to_vec(),
+        br#"{"today": "2026-11-21", "requests": [{"method": "TICK""#.to_vec(),
+        deep(123).into_bytes(),
+        deep(124).into_bytes(),
+        deep(125).into_bytes(),
+    ];
+    for scenario in &cases {
+        assert_same(&String::from_utf8_lossy(scenario), scenario);
     }
 }
 
