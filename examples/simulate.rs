@@ -5,12 +5,13 @@
 //! cargo run --example simulate -- - < scenario.json
 //! ```
 //!
-//! The only place of the crate that does I/O. A malformed scenario, or a file that
-//! cannot be read, prints `{"error": "…"}` and exits with code 1.
+//! The only place of the crate that does I/O. Each response is written as soon as it
+//! is answered ([`simulator::run_to`]): only the world and the scenario's bytes are held. A malformed
+//! scenario, or a file that cannot be read, prints `{"error": "…"}` and exits with
+//! code 1.
 
 use invoicing_core::simulator;
-use serde_json::{json, Value};
-use std::io::{Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
 
 fn read_scenario(path: &str) -> Result<Vec<u8>, String> {
@@ -25,33 +26,31 @@ fn read_scenario(path: &str) -> Result<Vec<u8>, String> {
     }
 }
 
-fn print(value: &Value) -> Result<(), String> {
-    let text =
-        serde_json::to_string_pretty(value).map_err(|e| format!("cannot write the result: {e}"))?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}").map_err(|e| format!("cannot write the result: {e}"))
+/// Writes the answer; `Ok(true)` when the scenario ran, `Ok(false)` when its answer
+/// is an error.
+fn answer(args: &[String], out: &mut impl Write) -> std::io::Result<bool> {
+    let bytes = match args {
+        [path] => read_scenario(path),
+        _ => Err("usage: simulate FILE (or - for standard input)".to_owned()),
+    };
+    match bytes {
+        Ok(bytes) => simulator::run_to(&bytes, out).map(|ran| ran.is_ok()),
+        Err(message) => {
+            serde_json::to_writer_pretty(&mut *out, &serde_json::json!({ "error": message }))?;
+            out.write_all(b"\n").map(|()| false)
+        }
+    }
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.as_slice() {
-        [path] => read_scenario(path).map(|bytes| simulator::run(&bytes)),
-        _ => Err("usage: simulate FILE (or - for standard input)".to_owned()),
-    };
-    let (value, ok) = match result {
-        Ok(value) => {
-            let ok = value.get("error").is_none();
-            (value, ok)
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    match answer(&args, &mut out).and_then(|ok| out.flush().map(|()| ok)) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("cannot write the result: {e}");
+            ExitCode::FAILURE
         }
-        Err(message) => (json!({ "error": message }), false),
-    };
-    if let Err(message) = print(&value) {
-        eprintln!("{message}");
-        return ExitCode::FAILURE;
-    }
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
     }
 }

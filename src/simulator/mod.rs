@@ -33,9 +33,11 @@ mod async_world;
 mod auth;
 mod endpoints;
 mod inbox;
+mod raw;
 mod records;
 mod request;
 mod scenario;
+mod stream;
 mod world;
 
 pub use world::World;
@@ -60,6 +62,12 @@ impl ScenarioError {
     /// The answer of a malformed scenario: `{"error": "…"}`.
     pub fn to_json(&self) -> Value {
         json!({ "error": self.0 })
+    }
+
+    /// Writes the answer of a malformed scenario as [`run_to`] does: `{"error": "…"}`
+    /// pretty, then a newline.
+    pub fn write_to<W: std::io::Write + ?Sized>(&self, out: &mut W) -> std::io::Result<()> {
+        stream::write_pretty_line(out, &self.to_json())
     }
 }
 
@@ -248,6 +256,30 @@ impl Simulator {
         json!({ "responses": responses })
     }
 
+    /// Runs the scenario's own requests in order and writes each response to `out` as
+    /// soon as it is answered: the bytes of `serde_json::to_string_pretty` of
+    /// [`Simulator::run_requests`]'s answer, then a newline. Only the world is held:
+    /// each request is dropped once answered, each response once written, so the
+    /// requests are consumed ([`Simulator::requests`] is empty afterwards). `out` gets
+    /// many small writes: give it a buffered writer.
+    ///
+    /// ```
+    /// use invoicing_core::simulator::Simulator;
+    /// let mut sim = Simulator::load(br#"{"today": "2026-11-21", "requests": [{"method": "TICK"}]}"#)?;
+    /// let mut out = Vec::new();
+    /// sim.run_requests_to(&mut out).expect("a Vec takes every byte");
+    /// let text = "{\n  \"responses\": [\n    {\n      \"status\": 200,\n      \"body\": {}\n    }\n  ]\n}\n";
+    /// assert_eq!(String::from_utf8_lossy(&out), text);
+    /// # Ok::<(), invoicing_core::simulator::ScenarioError>(())
+    /// ```
+    pub fn run_requests_to<W: std::io::Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+    ) -> std::io::Result<()> {
+        let requests = std::mem::take(&mut self.requests);
+        stream::write_responses(out, requests, |request| self.handle(&request))
+    }
+
     /// Handles one request (an object as in a scenario's `requests[]`) and answers its
     /// status and body. A request object that is itself malformed (no method, a
     /// non-string path…) answers 400 `{"error": "…"}`; [`Simulator::load`] refuses
@@ -275,5 +307,40 @@ pub fn run(scenario: &[u8]) -> Value {
     match Simulator::load(scenario) {
         Ok(mut sim) => sim.run_requests(),
         Err(e) => e.to_json(),
+    }
+}
+
+/// Runs a scenario as [`run`] does and writes its answer to `out` response by
+/// response, as each is answered: exactly the bytes of
+/// `serde_json::to_string_pretty(&run(scenario))` followed by a newline. Only the
+/// world and the scenario's bytes are held: each request is read into a value when it
+/// is answered, each response dropped once written. Never panics, whatever the
+/// bytes. `Ok(Err(e))` when the scenario is malformed (its answer `{"error": "…"}` is
+/// written); `Err` only for an error of `out`. `out` gets many small writes: give it
+/// a buffered writer.
+///
+/// ```
+/// use invoicing_core::simulator::{run, run_to};
+/// let scenario = br#"{"today": "2026-11-21", "requests": [{"method": "TICK"}]}"#;
+/// let mut out = Vec::new();
+/// run_to(scenario, &mut out).expect("a Vec takes every byte").expect("a valid scenario");
+/// let pretty = serde_json::to_string_pretty(&run(scenario)).expect("json");
+/// assert_eq!(out, format!("{pretty}\n").into_bytes());
+/// ```
+pub fn run_to<W: std::io::Write + ?Sized>(
+    scenario: &[u8],
+    out: &mut W,
+) -> std::io::Result<Result<(), ScenarioError>> {
+    let loaded = match raw::load(scenario) {
+        Some(Ok((mut sim, requests))) => {
+            stream::write_responses(out, requests, |request| sim.handle(&raw::request(request)))?;
+            return Ok(Ok(()));
+        }
+        Some(Err(e)) => Err(e),
+        None => Simulator::load(scenario),
+    };
+    match loaded {
+        Ok(mut sim) => sim.run_requests_to(out).map(Ok),
+        Err(e) => e.write_to(out).map(|()| Err(e)),
     }
 }

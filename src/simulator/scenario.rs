@@ -49,11 +49,41 @@ pub(crate) fn load_bytes(bytes: &[u8]) -> Result<Simulator, ScenarioError> {
             e.to_string().to_lowercase()
         ))
     })?;
-    load(&value)
+    load_owned(value)
+}
+
+/// Reads a scenario it owns: its requests are moved into the simulator, not copied,
+/// and the rest of the scenario is dropped once the world is built.
+fn load_owned(mut value: Value) -> Result<Simulator, ScenarioError> {
+    let taken = match &mut value {
+        Value::Object(top) => match top.get_mut("requests") {
+            Some(Value::Array(list)) => Some(std::mem::take(list)),
+            _ => None,
+        },
+        _ => None,
+    };
+    load_with(&value, taken.map_or(Taken::No, Taken::Values))
 }
 
 /// Reads a scenario already parsed as JSON.
 pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
+    load_with(value, Taken::No)
+}
+
+/// The requests of a scenario when the caller has already read them.
+pub(super) enum Taken {
+    /// Not read: the scenario's list is copied.
+    No,
+    /// Moved out of the scenario, which holds `[]` in their place.
+    Values(Vec<Value>),
+    /// Left as text and checked by the caller (the scenario holds `[]` in their
+    /// place): the error of the first malformed one, if any. The simulator's own
+    /// list stays empty.
+    Checked(Option<ScenarioError>),
+}
+
+/// Reads a scenario whose requests may already have been read (`taken`).
+pub(super) fn load_with(value: &Value, taken: Taken) -> Result<Simulator, ScenarioError> {
     let Value::Object(top) = value else {
         return Err(malformed("scenario must be a json object"));
     };
@@ -74,7 +104,12 @@ pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
     };
     let requests = match top.get("requests") {
         None | Some(Value::Null) => return Err(malformed("missing requests")),
-        Some(Value::Array(list)) => list.clone(),
+        Some(Value::Array(list)) => match taken {
+            Taken::No => list.clone(),
+            Taken::Values(values) => values,
+            Taken::Checked(None) => Vec::new(),
+            Taken::Checked(Some(e)) => return Err(e),
+        },
         Some(_) => return Err(malformed("requests: must be an array")),
     };
     for (i, request) in requests.iter().enumerate() {

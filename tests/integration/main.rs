@@ -13,5 +13,6 @@ mod received;
 mod roundtrip;
 mod routing;
 mod scenario;
+mod stream;
 mod support;
 mod world;

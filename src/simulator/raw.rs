@@ -1,0 +1,190 @@
+//! Reading a scenario with its requests left as text (issue 12): the world is read
+//! as JSON values, each request stays the slice of the scenario's bytes that holds
+//! it, and is read into a value only when it is answered. The simulator then holds
+//! the world and the scenario's bytes, never every request as a value.
+//!
+//! The answer is the one of [`super::scenario::load_bytes`] for the same bytes: each
+//! request is read and checked at load, in order, and any scenario this reading
+//! might see otherwise (not an object at the top, a JSON error anywhere, a request
+//! nested deep enough to meet serde_json's depth limit inside the whole scenario)
+//! is left to the reading of the whole scenario as one value.
+
+use super::request::Request;
+use super::scenario::{load_with, malformed, Taken};
+use super::{ScenarioError, Simulator};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// How deep a request may nest (its own object counting 1) to be read on its own:
+/// well below serde_json's limit of 127 levels minus the 2 of the scenario's object
+/// and `requests` array, so that a request read alone fails exactly when it would
+/// inside the scenario.
+const MAX_REQUEST_DEPTH: usize = 100;
+
+/// A scenario whose requests are left as text.
+struct RawScenario<'a> {
+    /// Every top-level key in order; `requests`, when it is an array, holds `[]`.
+    top: Map<String, Value>,
+    /// The requests' texts, when `requests` is an array.
+    requests: Option<Vec<&'a RawValue>>,
+}
+
+impl<'de> Deserialize<'de> for RawScenario<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(RawScenarioVisitor)
+    }
+}
+
+struct RawScenarioVisitor;
+
+impl<'de> Visitor<'de> for RawScenarioVisitor {
+    type Value = RawScenario<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a scenario object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut top = Map::new();
+        let mut requests = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "requests" {
+                // A repeated key keeps its place and takes its last value, as in a
+                // `Value`.
+                let raw: &'de RawValue = map.next_value()?;
+                if let Ok(list) = serde_json::from_str::<Vec<&'de RawValue>>(raw.get()) {
+                    requests = Some(list);
+                    top.insert(key, Value::Array(Vec::new()));
+                } else {
+                    requests = None;
+                    let value = serde_json::from_str(raw.get()).map_err(de::Error::custom)?;
+                    top.insert(key, value);
+                }
+            } else {
+                let value: Value = map.next_value()?;
+                top.insert(key, value);
+            }
+        }
+        Ok(RawScenario { top, requests })
+    }
+}
+
+/// Loads a scenario with its requests left as text: the simulator (whose own list of
+/// requests is empty) and the requests' texts, or the scenario's error. `None` when
+/// the scenario is one to read as a whole value ([`super::scenario::load_bytes`]).
+pub(super) fn load(bytes: &[u8]) -> Option<Result<(Simulator, Vec<&RawValue>), ScenarioError>> {
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return None;
+    }
+    let scenario: RawScenario = serde_json::from_slice(bytes).ok()?;
+    let requests = scenario.requests.unwrap_or_default();
+    let mut first_error = None;
+    for (i, raw) in requests.iter().enumerate() {
+        if depth(raw.get()) > MAX_REQUEST_DEPTH {
+            return None;
+        }
+        let value: Value = serde_json::from_str(raw.get()).ok()?;
+        if first_error.is_none() {
+            if let Err(e) = Request::from_json(&value) {
+                first_error = Some(malformed(format!("requests[{i}]: {e}")));
+            }
+        }
+    }
+    let top = Value::Object(scenario.top);
+    Some(load_with(&top, Taken::Checked(first_error)).map(|sim| (sim, requests)))
+}
+
+/// Reads one request's text, checked at load.
+pub(super) fn request(raw: &RawValue) -> Value {
+    // Read at load already: never fails; a failure would answer 400 (not an object).
+    serde_json::from_str(raw.get()).unwrap_or_default()
+}
+
+/// The deepest nesting of arrays and objects in a JSON text (strings skipped).
+fn depth(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_counts_brackets_outside_strings() {
+        assert_eq!(depth(r#"{"a": [1, {"b": "[[{{\"]]"}]}"#), 3);
+        assert_eq!(depth("1"), 0);
+    }
+
+    #[test]
+    fn a_request_nested_near_the_depth_limit_is_read_with_the_whole_scenario() {
+        let deep = "[".repeat(126) + &"]".repeat(126);
+        let scenario = format!(
+            r#"{{"today": "2026-11-21", "requests": [{{"method": "TICK", "body": {deep}}}]}}"#
+        );
+        assert!(load(scenario.as_bytes()).is_none());
+        let answer = crate::simulator::run(scenario.as_bytes());
+        let mut out = Vec::new();
+        assert!(crate::simulator::run_to(scenario.as_bytes(), &mut out).is_ok());
+        let pretty = serde_json::to_string_pretty(&answer).unwrap_or_default();
+        assert_eq!(String::from_utf8_lossy(&out), format!("{pretty}\n"));
+    }
+
+    #[test]
+    fn a_scenario_that_is_not_an_object_is_read_as_a_whole() {
+        assert!(load(b" [1]").is_none());
+        assert!(load(b"{").is_none());
+    }
+
+    #[test]
+    fn requests_are_left_as_text_and_the_list_holds_none() {
+        let scenario =
+            br#"{"today": "2026-11-21", "requests": [{"method": "TICK"}, {"method": "TICK"}]}"#;
+        let Some(Ok((sim, raw))) = load(scenario) else {
+            panic!("a valid scenario loads");
+        };
+        assert_eq!(raw.len(), 2);
+        assert!(sim.requests().is_empty());
+    }
+
+    #[test]
+    fn the_first_malformed_request_is_reported_after_the_top_level_checks() {
+        let scenario = br#"{"requests": [{"method": "TICK"}, {}, 5]}"#;
+        assert_eq!(
+            load(scenario)
+                .and_then(Result::err)
+                .map(|e| e.message().to_owned()),
+            Some("missing today".to_owned())
+        );
+        let scenario = br#"{"today": "2026-11-21", "requests": [{"method": "TICK"}, {}, 5]}"#;
+        assert_eq!(
+            load(scenario)
+                .and_then(Result::err)
+                .map(|e| e.message().to_owned()),
+            Some("requests[1]: missing method".to_owned())
+        );
+    }
+}
