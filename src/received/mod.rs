@@ -78,6 +78,7 @@
 mod checks;
 mod lexical;
 mod reader;
+mod scan;
 
 use crate::compute::{AllowanceKind, PaymentStatus};
 use crate::context::RelationKind;

@@ -10,10 +10,12 @@ use quick_xml::name::ResolveResult;
 use quick_xml::NsReader;
 use rust_decimal::Decimal;
 
-const NS_CBC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
-const NS_CAC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
-const NS_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
-const NS_CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
+pub(super) const NS_CBC: &str =
+    "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+pub(super) const NS_CAC: &str =
+    "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
+pub(super) const NS_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
+pub(super) const NS_CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
 
 /// A stated number: absent, present but not an `xs:decimal` (or too large), or read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -209,7 +211,7 @@ pub(crate) type NotUbl = String;
 
 /// Element names the reader looks at; everything else is `Other`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum N {
+pub(super) enum N {
     Other,
     Root,
     // cbc
@@ -280,7 +282,7 @@ enum N {
     Price,
 }
 
-fn cbc_name(local: &str) -> N {
+pub(super) fn cbc_name(local: &str) -> N {
     match local {
         "ID" => N::Id,
         "IssueDate" => N::IssueDate,
@@ -326,7 +328,7 @@ fn cbc_name(local: &str) -> N {
     }
 }
 
-fn cac_name(local: &str) -> N {
+pub(super) fn cac_name(local: &str) -> N {
     match local {
         "AccountingSupplierParty" => N::SupplierParty,
         "AccountingCustomerParty" => N::CustomerParty,
@@ -383,21 +385,48 @@ fn first(slot: &mut Option<String>, text: &str) {
     }
 }
 
-struct Builder {
-    facts: Facts,
+pub(super) struct Builder {
+    pub(super) facts: Facts,
     /// Whether the root's first `cac:LegalMonetaryTotal` is done.
     totals_done: bool,
     /// The category being read (in a subtotal, a line, an allowance) was the first.
     category_first: bool,
 }
 
-/// Where an unreadable value sits, for its message.
-fn line_place(i: usize) -> String {
-    format!(" (line {})", i + 1)
+/// Where an unreadable value sits, for its message: nothing for the document level,
+/// ` (line N)` for a line.
+#[derive(Debug, Clone, Copy)]
+struct Place(Option<usize>);
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(i) => write!(f, " (line {})", i + 1),
+            None => Ok(()),
+        }
+    }
+}
+
+/// What a value is, for an `unreadable` message: a label and its place, written only
+/// when the message is.
+#[derive(Debug, Clone, Copy)]
+struct What<'a>(&'a str, Place);
+
+impl What<'static> {
+    /// A document-level value.
+    fn doc(label: &'static str) -> What<'static> {
+        What(label, Place(None))
+    }
+}
+
+impl std::fmt::Display for What<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.0, self.1)
+    }
 }
 
 impl Builder {
-    fn num(&mut self, slot_is_set: bool, text: &str, what: &str) -> Option<Num> {
+    fn num(&mut self, slot_is_set: bool, text: &str, what: What<'_>) -> Option<Num> {
         if slot_is_set {
             return None;
         }
@@ -411,9 +440,9 @@ impl Builder {
         Some(Num::Bad)
     }
 
-    fn set_num(&mut self, get: impl Fn(&mut Facts) -> &mut Num, text: &str, what: &str) {
+    fn set_num(&mut self, get: impl Fn(&mut Facts) -> &mut Num, text: &str, what: &'static str) {
         let set = get(&mut self.facts).exists();
-        if let Some(n) = self.num(set, text, what) {
+        if let Some(n) = self.num(set, text, What::doc(what)) {
             *get(&mut self.facts) = n;
         }
     }
@@ -438,7 +467,7 @@ impl Builder {
         get: impl Fn(&mut Facts) -> Option<&mut Category>,
         tail: &[N],
         text: &str,
-        what: &str,
+        what: What<'_>,
     ) {
         if !self.category_first {
             return;
@@ -486,7 +515,7 @@ impl Builder {
         get: impl Fn(&mut Facts) -> Option<&mut Ac>,
         tail: &[N],
         text: &str,
-        place: &str,
+        place: Place,
     ) {
         match tail {
             [N::ChargeIndicator] => {
@@ -516,11 +545,11 @@ impl Builder {
                     }
                 });
                 let what = if is_amount {
-                    format!("the allowance or charge amount{place}")
+                    What("the allowance or charge amount", place)
                 } else {
-                    format!("the allowance or charge percentage{place}")
+                    What("the allowance or charge percentage", place)
                 };
-                if let Some(n) = self.num(set, text, &what) {
+                if let Some(n) = self.num(set, text, what) {
                     if let Some(ac) = get(&mut self.facts) {
                         if is_amount {
                             ac.amount = n;
@@ -531,8 +560,8 @@ impl Builder {
                 }
             }
             [N::TaxCategory, rest @ ..] => {
-                let what = format!("the allowance or charge VAT rate{place}");
-                self.category_value(|f| get(f).map(|ac| &mut ac.category), rest, text, &what);
+                let what = What("the allowance or charge VAT rate", place);
+                self.category_value(|f| get(f).map(|ac| &mut ac.category), rest, text, what);
             }
             _ => {}
         }
@@ -639,7 +668,7 @@ impl Builder {
                 self.set_num(get, text, what);
             }
             [N::TaxTotal, N::TaxAmount] => {
-                let what = "BT-110 Invoice total VAT amount";
+                let what = What::doc("BT-110 Invoice total VAT amount");
                 let set = self
                     .facts
                     .tax_totals
@@ -654,7 +683,7 @@ impl Builder {
             }
             [N::TaxTotal, N::TaxSubtotal, tail @ ..] => self.subtotal_value(true, tail, text),
             [N::AllowanceCharge, tail @ ..] => {
-                self.ac_value(|f| f.allowance_charges.last_mut(), tail, text, "");
+                self.ac_value(|f| f.allowance_charges.last_mut(), tail, text, Place(None));
             }
             [N::Line, tail @ ..] => self.line_value(lines, tail, text, attr),
             _ => {
@@ -683,11 +712,11 @@ impl Builder {
                         s.tax.exists()
                     }
                 });
-                let what = if taxable {
+                let what = What::doc(if taxable {
                     "BT-116 VAT category taxable amount"
                 } else {
                     "BT-117 VAT category tax amount"
-                };
+                });
                 if let Some(n) = self.num(set, text, what) {
                     if let Some(s) = sub(&mut self.facts, root_level) {
                         if taxable {
@@ -702,7 +731,7 @@ impl Builder {
                 |f| sub(f, root_level).map(|s| &mut s.category),
                 rest,
                 text,
-                "BT-119 VAT category rate",
+                What::doc("BT-119 VAT category rate"),
             ),
             _ => {}
         }
@@ -712,7 +741,7 @@ impl Builder {
         let Some(index) = lines.checked_sub(1) else {
             return;
         };
-        let place = line_place(index);
+        let place = Place(Some(index));
         match tail {
             [N::InvoicedQuantity | N::CreditedQuantity] => {
                 let invoiced = tail == [N::InvoicedQuantity];
@@ -723,8 +752,8 @@ impl Builder {
                         l.credited_quantity.exists()
                     }
                 });
-                let what = format!("BT-129 Invoiced quantity{place}");
-                if let Some(n) = self.num(set, text, &what) {
+                let what = What("BT-129 Invoiced quantity", place);
+                if let Some(n) = self.num(set, text, what) {
                     if let Some(l) = line(&mut self.facts, index) {
                         if invoiced {
                             l.invoiced_quantity = n;
@@ -738,8 +767,8 @@ impl Builder {
             }
             [N::LineExtensionAmount] => {
                 let set = line(&mut self.facts, index).is_none_or(|l| l.net.exists());
-                let what = format!("BT-131 Invoice line net amount{place}");
-                if let Some(n) = self.num(set, text, &what) {
+                let what = What("BT-131 Invoice line net amount", place);
+                if let Some(n) = self.num(set, text, what) {
                     if let Some(l) = line(&mut self.facts, index) {
                         l.net = n;
                     }
@@ -755,11 +784,11 @@ impl Builder {
                     }
                 });
                 let what = if price {
-                    format!("BT-146 Item net price{place}")
+                    What("BT-146 Item net price", place)
                 } else {
-                    format!("BT-149 Item price base quantity{place}")
+                    What("BT-149 Item price base quantity", place)
                 };
-                if let Some(n) = self.num(set, text, &what) {
+                if let Some(n) = self.num(set, text, what) {
                     if let Some(l) = line(&mut self.facts, index) {
                         if price {
                             l.price = n;
@@ -777,7 +806,7 @@ impl Builder {
                 },
                 rest,
                 text,
-                &place,
+                place,
             ),
             [N::Item, rest @ ..] => match rest {
                 [N::Name] => {
@@ -819,12 +848,12 @@ impl Builder {
                     }
                 }
                 [N::ClassifiedTaxCategory, cat @ ..] => {
-                    let what = format!("BT-152 Invoiced item VAT rate{place}");
+                    let what = What("BT-152 Invoiced item VAT rate", place);
                     self.category_value(
                         |f| f.lines.get_mut(index).map(|l| &mut l.category),
                         cat,
                         text,
-                        &what,
+                        what,
                     );
                 }
                 _ => {}
@@ -834,7 +863,7 @@ impl Builder {
     }
 
     /// The start of a structural element at `path` (the root excluded).
-    fn open(&mut self, path: &[N], local: &str) {
+    pub(super) fn open(&mut self, path: &[N], local: &str) {
         match path {
             [N::Line] => self.facts.lines.push(LineFacts {
                 credit: local == "CreditNoteLine",
@@ -921,6 +950,41 @@ impl Builder {
     }
 }
 
+impl Builder {
+    /// Nothing read yet.
+    pub(super) fn new() -> Builder {
+        Builder {
+            facts: Facts {
+                root: Root::Invoice,
+                type_code: None,
+                id: None,
+                issue_date: Day::Absent,
+                due_date: Day::Absent,
+                payment_due_date: Day::Absent,
+                tax_point_date: Day::Absent,
+                delivery_date: Day::Absent,
+                period_start: Day::Absent,
+                period_end: Day::Absent,
+                currencies: Vec::new(),
+                buyer_reference: None,
+                order_number: None,
+                despatch_reference: None,
+                payment_id: None,
+                supplier: PartyFacts::default(),
+                customer: PartyFacts::default(),
+                totals: None,
+                tax_totals: Vec::new(),
+                nested_subtotals: Vec::new(),
+                allowance_charges: Vec::new(),
+                lines: Vec::new(),
+                unreadable: Vec::new(),
+            },
+            totals_done: false,
+            category_first: false,
+        }
+    }
+}
+
 /// The path inside a `cac:TaxTotal/cac:TaxSubtotal` that is not a child of the root
 /// (a line's, say), if the path is inside one.
 /// Only the last few names are looked at (a value sits at most three levels below
@@ -960,7 +1024,7 @@ fn name_of(ns: &ResolveResult<'_>, local: &str, depth: usize) -> Option<N> {
 }
 
 /// The attribute a text element of this name carries that the reader keeps.
-fn wanted_attribute(n: N) -> Option<&'static str> {
+pub(super) fn wanted_attribute(n: N) -> Option<&'static str> {
     match n {
         N::EndpointId | N::CompanyId => Some("schemeID"),
         N::TaxAmount => Some("currencyID"),
@@ -989,36 +1053,17 @@ fn blank(text: &str) -> bool {
 
 /// Reads the text (UTF-8, BOM removed) of what should be a UBL Invoice or CreditNote.
 pub(crate) fn read_facts(text: &str) -> Result<Facts, NotUbl> {
+    if let Some(facts) = super::scan::read_facts(text) {
+        return Ok(facts);
+    }
+    read_facts_slow(text)
+}
+
+/// [`read_facts`] with quick-xml's namespace-aware reader: the reference reading,
+/// for the bytes the fast scan leaves to it (anything unusual, and every error).
+pub(crate) fn read_facts_slow(text: &str) -> Result<Facts, NotUbl> {
     let mut reader = NsReader::from_str(text);
-    let mut b = Builder {
-        facts: Facts {
-            root: Root::Invoice,
-            type_code: None,
-            id: None,
-            issue_date: Day::Absent,
-            due_date: Day::Absent,
-            payment_due_date: Day::Absent,
-            tax_point_date: Day::Absent,
-            delivery_date: Day::Absent,
-            period_start: Day::Absent,
-            period_end: Day::Absent,
-            currencies: Vec::new(),
-            buyer_reference: None,
-            order_number: None,
-            despatch_reference: None,
-            payment_id: None,
-            supplier: PartyFacts::default(),
-            customer: PartyFacts::default(),
-            totals: None,
-            tax_totals: Vec::new(),
-            nested_subtotals: Vec::new(),
-            allowance_charges: Vec::new(),
-            lines: Vec::new(),
-            unreadable: Vec::new(),
-        },
-        totals_done: false,
-        category_first: false,
-    };
+    let mut b = Builder::new();
     // The path from the root's first child down to the current element.
     let mut stack: Vec<N> = Vec::new();
     let mut root_seen = false;
@@ -1138,7 +1183,7 @@ pub(crate) fn read_facts(text: &str) -> Result<Facts, NotUbl> {
 }
 
 /// Whether the reader keeps the text of an element of this name.
-fn is_text_element(n: N) -> bool {
+pub(super) fn is_text_element(n: N) -> bool {
     !matches!(
         n,
         N::Other
@@ -1172,7 +1217,7 @@ fn is_text_element(n: N) -> bool {
 
 /// The end of the element on top of the stack: its text if it was being read, then
 /// its structural end; pops it.
-fn finish(
+pub(super) fn finish(
     b: &mut Builder,
     stack: &mut Vec<N>,
     capture: &mut Option<usize>,
