@@ -49,14 +49,64 @@ const MAX_BINDINGS: usize = 64;
 /// The most attributes of one element the scan reads.
 const MAX_ATTRIBUTES: usize = 16;
 
-/// A byte of a name the scan reads.
-fn name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':')
+/// A byte of a name the scan reads (ASCII letters, digits, `_-.:`).
+const NAME: u8 = 1;
+/// XML whitespace.
+const SPACE: u8 = 2;
+/// Where text stops or needs a look: `<`, `&`, CR.
+const TEXT_STOP: u8 = 4;
+/// What the scan does not read in an attribute value: `<`, `&`, tab, CR, LF.
+const VALUE_STOP: u8 = 8;
+
+/// The classes of every byte.
+static CLASS: [u8; 256] = {
+    let mut t = [0_u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        #[allow(clippy::cast_possible_truncation)]
+        let c = i as u8;
+        let mut k = 0;
+        if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':') {
+            k |= NAME;
+        }
+        if matches!(c, b' ' | b'\t' | b'\r' | b'\n') {
+            k |= SPACE;
+        }
+        if matches!(c, b'<' | b'&' | b'\r') {
+            k |= TEXT_STOP;
+        }
+        if matches!(c, b'<' | b'&' | b'\t' | b'\r' | b'\n') {
+            k |= VALUE_STOP;
+        }
+        t[i] = k;
+        i += 1;
+    }
+    t
+};
+
+fn is(class: u8, b: u8) -> bool {
+    CLASS[usize::from(b)] & class != 0
 }
 
 /// XML whitespace.
 fn space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+    is(SPACE, b)
+}
+
+/// The first position from `i` whose byte is not of the class (the length at the
+/// end).
+fn skip(s: &[u8], i: usize, class: u8) -> usize {
+    s.get(i..).map_or(i, |r| {
+        i + r.iter().position(|&c| !is(class, c)).unwrap_or(r.len())
+    })
+}
+
+/// The first position from `i` whose byte is of the class.
+fn until(s: &[u8], i: usize, class: u8) -> Option<usize> {
+    s.get(i..)?
+        .iter()
+        .position(|&c| is(class, c))
+        .map(|k| i + k)
 }
 
 /// The namespace declarations of the root.
@@ -89,17 +139,12 @@ struct Name {
 /// The name of the tag whose `<` is at `i`.
 fn name_at(s: &[u8], i: usize) -> Option<Name> {
     let start = i + 1;
-    let mut j = start;
-    let mut colon = None;
-    while let Some(&c) = s.get(j) {
-        if !name_byte(c) {
-            break;
-        }
-        if c == b':' && colon.is_none() {
-            colon = Some(j);
-        }
-        j += 1;
-    }
+    let j = skip(s, start, NAME);
+    let colon = s
+        .get(start..j)?
+        .iter()
+        .position(|&c| c == b':')
+        .map(|k| start + k);
     if j == start || colon == Some(start) || colon == Some(j - 1) {
         return None;
     }
@@ -137,41 +182,31 @@ fn attributes<'a>(
                 });
             }
             c if space(c) => {
-                while s.get(j).is_some_and(|&c| space(c)) {
-                    j += 1;
-                }
+                j = skip(s, j, SPACE);
                 let c = *s.get(j)?;
                 if c == b'>' || c == b'/' {
                     continue;
                 }
                 let key_start = j;
-                while s.get(j).is_some_and(|&c| name_byte(c)) {
-                    j += 1;
-                }
+                j = skip(s, j, NAME);
                 let key = &s[key_start..j];
                 // `key = "value"`: whitespace is allowed around `=`
-                while s.get(j).is_some_and(|&c| space(c)) {
-                    j += 1;
-                }
+                j = skip(s, j, SPACE);
                 if key.is_empty() || *s.get(j)? != b'=' {
                     return None;
                 }
-                j += 1;
-                while s.get(j).is_some_and(|&c| space(c)) {
-                    j += 1;
-                }
+                j = skip(s, j + 1, SPACE);
                 let quote = *s.get(j)?;
                 if quote != b'"' && quote != b'\'' {
                     return None;
                 }
                 let value_start = j + 1;
-                let mut value_end = value_start;
-                loop {
-                    match *s.get(value_end)? {
-                        c if c == quote => break,
-                        b'<' | b'&' | b'\t' | b'\r' | b'\n' => return None,
-                        _ => value_end += 1,
-                    }
+                let value_end = value_start
+                    + s.get(value_start..)?
+                        .iter()
+                        .position(|&c| c == quote || is(VALUE_STOP, c))?;
+                if s[value_end] != quote {
+                    return None;
                 }
                 if count == MAX_ATTRIBUTES || keys[..count].contains(&key) {
                     return None;
@@ -218,9 +253,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// position of the next other markup, or the end.
 fn misc(s: &[u8], mut i: usize) -> Option<usize> {
     loop {
-        while s.get(i).is_some_and(|&c| space(c)) {
-            i += 1;
-        }
+        i = skip(s, i, SPACE);
         match s.get(i) {
             None => return Some(i),
             Some(b'<') => match s.get(i + 1) {
@@ -306,11 +339,11 @@ fn body(
         let from = i;
         let mut cr = false;
         loop {
-            match *s.get(i)? {
+            i = until(s, i, TEXT_STOP)?;
+            match s[i] {
                 b'<' => break,
-                b'&' => return None,
                 b'\r' => cr = true,
-                _ => {}
+                _ => return None,
             }
             i += 1;
         }
@@ -470,8 +503,60 @@ mod tests {
         assert!(read >= 8, "{read}");
     }
 
+    /// Pieces of XML, UBL and mistakes, to put together at random.
+    const PIECES: [&str; 40] = [
+        "<",
+        ">",
+        "/",
+        "/>",
+        "</",
+        "?",
+        "!",
+        "-",
+        "--",
+        "-->",
+        "<!--",
+        "<?",
+        "?>",
+        " ",
+        "\r\n",
+        "\t",
+        "=",
+        "\"",
+        "'",
+        "&amp;",
+        "&",
+        ";",
+        ":",
+        "x",
+        "Invoice",
+        "CreditNote",
+        "cbc:",
+        "cac:",
+        "ID",
+        "TaxAmount",
+        "InvoiceLine",
+        "LineExtensionAmount",
+        "currencyID",
+        "xmlns",
+        " xmlns=\"urn:oasis:names:specification:ubl:schema:xsd:Invoice-2\"",
+        " xmlns:cbc=\"urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2\"",
+        " xmlns:cac=\"urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2\"",
+        "12.50",
+        "<![CDATA[",
+        "]]>",
+    ];
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn random_pieces_read_alike(picks in proptest::collection::vec(0..PIECES.len(), 0..60)) {
+            let text: String = picks.iter().map(|&i| PIECES[i]).collect();
+            same(&text);
+            let wrapped = format!("<Invoice{}{}{}>{text}</Invoice>", PIECES[34], PIECES[35], PIECES[36]);
+            same(&wrapped);
+        }
 
         #[test]
         fn mutated_examples_read_alike(
