@@ -75,8 +75,9 @@ pub(crate) struct Category {
     /// `normalize-space(cbc:ID)`.
     pub(crate) id: Option<String>,
     pub(crate) percent: Num,
-    /// `normalize-space(upper-case(cac:TaxScheme/cbc:ID))`.
-    pub(crate) scheme: Option<String>,
+    /// Whether `normalize-space(upper-case(cac:TaxScheme/cbc:ID))` is `VAT` (none
+    /// without a tax scheme).
+    pub(crate) scheme: Option<bool>,
     pub(crate) exemption_reason: Option<String>,
     pub(crate) exemption_reason_code: Option<String>,
     /// Whether an element of this category was seen (the first one is kept).
@@ -85,7 +86,7 @@ pub(crate) struct Category {
 
 impl Category {
     pub(crate) fn is_vat(&self) -> bool {
-        self.scheme.as_deref() == Some("VAT")
+        self.scheme == Some(true)
     }
 }
 
@@ -93,7 +94,7 @@ impl Category {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Ac {
     /// `normalize-space(cbc:ChargeIndicator)`.
-    pub(crate) indicator: Option<String>,
+    pub(crate) indicator: Option<lexical::Indicator>,
     pub(crate) code: Option<String>,
     pub(crate) reason: Option<String>,
     pub(crate) rate: Num,
@@ -104,7 +105,7 @@ pub(crate) struct Ac {
 impl Ac {
     /// `cbc:ChargeIndicator` cast to a boolean, as `cbc:ChargeIndicator = true()` does.
     pub(crate) fn is_charge(&self) -> Option<bool> {
-        self.indicator.as_deref().and_then(lexical::boolean)
+        self.indicator.and_then(lexical::Indicator::boolean)
     }
 }
 
@@ -501,7 +502,7 @@ impl Builder {
             [N::TaxScheme, N::Id] => {
                 if let Some(c) = get(&mut self.facts) {
                     if c.scheme.is_none() {
-                        c.scheme = Some(lexical::normalize_space(&text.to_uppercase()));
+                        c.scheme = Some(lexical::is_vat_scheme(text));
                     }
                 }
             }
@@ -521,7 +522,7 @@ impl Builder {
             [N::ChargeIndicator] => {
                 if let Some(ac) = get(&mut self.facts) {
                     if ac.indicator.is_none() {
-                        ac.indicator = Some(lexical::normalize_space(text));
+                        ac.indicator = Some(lexical::Indicator::of(text));
                     }
                 }
             }
