@@ -629,12 +629,14 @@ impl ReceivedDocument {
             .unwrap_or_default();
         let (failed, notes) = checks::run(&f);
         let root = f.root;
-        let lines = f
-            .lines
-            .into_iter()
-            .enumerate()
-            .map(|(i, l)| line_of(root, i, l, minor, &mut unreadable))
-            .collect();
+        // collected at their number (not in the room of the read lines)
+        let mut lines = Vec::with_capacity(f.lines.len());
+        lines.extend(
+            f.lines
+                .into_iter()
+                .enumerate()
+                .map(|(i, l)| line_of(root, i, l, minor, &mut unreadable)),
+        );
         let mut all_checks: Vec<Check> = failed
             .into_iter()
             .map(|rule| Check {

@@ -120,11 +120,12 @@ impl Bindings<'_> {
     fn resolve(&self, prefix: Option<&[u8]>) -> Ns {
         match prefix {
             None => self.default,
+            // prefixes are short: compared byte by byte, without a call
             Some(p) => self
                 .named
                 .iter()
                 .rev()
-                .find(|(q, _)| *q == p)
+                .find(|(q, _)| q.len() == p.len() && q.iter().zip(p).all(|(a, b)| a == b))
                 .map_or(Ns::Other, |&(_, ns)| ns),
         }
     }
@@ -158,15 +159,16 @@ struct TagEnd {
 }
 
 /// Reads the attributes of a tag from `j` (just after its name) to its end, giving
-/// each `(key, value)` to `each`, which may refuse it.
+/// each `(key, value)` to `each`, which may refuse it; `keys` is room for the keys
+/// seen (to refuse a duplicate).
 fn attributes<'a>(
     text: &'a str,
     mut j: usize,
+    keys: &mut Vec<&'a [u8]>,
     mut each: impl FnMut(&'a [u8], &'a str) -> Option<()>,
 ) -> Option<TagEnd> {
     let s = text.as_bytes();
-    let mut keys: [&[u8]; MAX_ATTRIBUTES] = [&[]; MAX_ATTRIBUTES];
-    let mut count = 0;
+    keys.clear();
     loop {
         match *s.get(j)? {
             b'>' => {
@@ -208,11 +210,10 @@ fn attributes<'a>(
                 if s[value_end] != quote {
                     return None;
                 }
-                if count == MAX_ATTRIBUTES || keys[..count].contains(&key) {
+                if keys.len() == MAX_ATTRIBUTES || keys.contains(&key) {
                     return None;
                 }
-                keys[count] = key;
-                count += 1;
+                keys.push(key);
                 each(key, text.get(value_start..value_end)?)?;
                 j = value_end + 1;
                 // another attribute needs whitespace before it
@@ -277,7 +278,8 @@ pub(crate) fn read_facts(text: &str) -> Option<Facts> {
         default: Ns::Other,
         named: Vec::new(),
     };
-    let root_end = attributes(text, root.end, |key, value| {
+    let mut keys = Vec::with_capacity(MAX_ATTRIBUTES);
+    let root_end = attributes(text, root.end, &mut keys, |key, value| {
         let Some(rest) = key.strip_prefix(b"xmlns") else {
             return Some(());
         };
@@ -312,18 +314,22 @@ pub(crate) fn read_facts(text: &str) -> Option<Facts> {
     let root_name = &s[root_at + 1..root.end];
     let mut i = root_end.next;
     if !root_end.empty {
-        i = body(text, i, &bindings, root_name, &mut b)?;
+        // room for the lines from a low estimate of their size (no copy as they
+        // grow; untouched room costs no memory)
+        b.facts.lines.reserve((text.len() / 512).min(1 << 16));
+        i = body(text, i, &bindings, root_name, &mut keys, &mut b)?;
     }
     (misc(s, i)? == s.len()).then_some(b.facts)
 }
 
 /// The content of the root from `i` up to and including its end tag; the position
 /// after it.
-fn body(
-    text: &str,
+fn body<'a>(
+    text: &'a str,
     mut i: usize,
     bindings: &Bindings<'_>,
     root_name: &[u8],
+    keys: &mut Vec<&'a [u8]>,
     b: &mut Builder,
 ) -> Option<usize> {
     let s = text.as_bytes();
@@ -384,7 +390,7 @@ fn body(
                 };
                 let wanted = wanted_attribute(n).map(str::as_bytes);
                 let mut value = None;
-                let end = attributes(text, name.end, |key, v| {
+                let end = attributes(text, name.end, keys, |key, v| {
                     if key.starts_with(b"xmlns") {
                         return None;
                     }
