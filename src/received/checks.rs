@@ -501,12 +501,24 @@ fn r120(root: Root, line: &LineFacts) -> R<bool> {
     };
     let allowances = side(Indicator::False)?;
     let charges = side(Indicator::True)?;
-    let scale = price.scale().max(base.scale()).max(18);
-    let quotient = price
-        .checked_div(base)
-        .ok_or(Skip::Overflow)?
-        .round_dp_with_strategy(scale, RoundingStrategy::ToZero);
-    let expected = sub(add(mul(quantity, quotient)?, charges)?, allowances)?;
+    let quotient = if base == Decimal::ONE {
+        // price div 1 is the price, which truncating to its own scale or more keeps
+        price
+    } else {
+        let scale = price.scale().max(base.scale()).max(18);
+        price
+            .checked_div(base)
+            .ok_or(Skip::Overflow)?
+            .round_dp_with_strategy(scale, RoundingStrategy::ToZero)
+    };
+    let mut expected = mul(quantity, quotient)?;
+    // adding or taking 0 changes no value (and cannot overflow)
+    if !charges.is_zero() {
+        expected = add(expected, charges)?;
+    }
+    if !allowances.is_zero() {
+        expected = sub(expected, allowances)?;
+    }
     let slack = Decimal::new(2, 2);
     Ok(add(net, slack)? >= expected && sub(net, slack)? <= expected)
 }

@@ -283,78 +283,78 @@ pub(super) enum N {
     Price,
 }
 
-pub(super) fn cbc_name(local: &str) -> N {
+pub(super) fn cbc_name(local: &[u8]) -> N {
     match local {
-        "ID" => N::Id,
-        "IssueDate" => N::IssueDate,
-        "DueDate" => N::DueDate,
-        "InvoiceTypeCode" | "CreditNoteTypeCode" => N::TypeCode,
-        "TaxPointDate" => N::TaxPointDate,
-        "DocumentCurrencyCode" => N::DocumentCurrencyCode,
-        "BuyerReference" => N::BuyerReference,
-        "StartDate" => N::StartDate,
-        "EndDate" => N::EndDate,
-        "ActualDeliveryDate" => N::ActualDeliveryDate,
-        "PaymentDueDate" => N::PaymentDueDate,
-        "PaymentID" => N::PaymentId,
-        "EndpointID" => N::EndpointId,
-        "CompanyID" => N::CompanyId,
-        "Name" => N::Name,
-        "RegistrationName" => N::RegistrationName,
-        "ChargeIndicator" => N::ChargeIndicator,
-        "AllowanceChargeReasonCode" => N::ReasonCode,
-        "AllowanceChargeReason" => N::Reason,
-        "MultiplierFactorNumeric" => N::Multiplier,
-        "Amount" => N::Amount,
-        "Percent" => N::Percent,
-        "TaxAmount" => N::TaxAmount,
-        "TaxableAmount" => N::TaxableAmount,
-        "TaxExemptionReason" => N::ExemptionReason,
-        "TaxExemptionReasonCode" => N::ExemptionReasonCode,
-        "LineExtensionAmount" => N::LineExtensionAmount,
-        "TaxExclusiveAmount" => N::TaxExclusiveAmount,
-        "TaxInclusiveAmount" => N::TaxInclusiveAmount,
-        "AllowanceTotalAmount" => N::AllowanceTotalAmount,
-        "ChargeTotalAmount" => N::ChargeTotalAmount,
-        "PrepaidAmount" => N::PrepaidAmount,
-        "PayableRoundingAmount" => N::PayableRoundingAmount,
-        "PayableAmount" => N::PayableAmount,
-        "InvoicedQuantity" => N::InvoicedQuantity,
-        "CreditedQuantity" => N::CreditedQuantity,
-        "Description" => N::Description,
-        "PriceAmount" => N::PriceAmount,
-        "BaseQuantity" => N::BaseQuantity,
-        "Value" => N::Value,
+        b"ID" => N::Id,
+        b"IssueDate" => N::IssueDate,
+        b"DueDate" => N::DueDate,
+        b"InvoiceTypeCode" | b"CreditNoteTypeCode" => N::TypeCode,
+        b"TaxPointDate" => N::TaxPointDate,
+        b"DocumentCurrencyCode" => N::DocumentCurrencyCode,
+        b"BuyerReference" => N::BuyerReference,
+        b"StartDate" => N::StartDate,
+        b"EndDate" => N::EndDate,
+        b"ActualDeliveryDate" => N::ActualDeliveryDate,
+        b"PaymentDueDate" => N::PaymentDueDate,
+        b"PaymentID" => N::PaymentId,
+        b"EndpointID" => N::EndpointId,
+        b"CompanyID" => N::CompanyId,
+        b"Name" => N::Name,
+        b"RegistrationName" => N::RegistrationName,
+        b"ChargeIndicator" => N::ChargeIndicator,
+        b"AllowanceChargeReasonCode" => N::ReasonCode,
+        b"AllowanceChargeReason" => N::Reason,
+        b"MultiplierFactorNumeric" => N::Multiplier,
+        b"Amount" => N::Amount,
+        b"Percent" => N::Percent,
+        b"TaxAmount" => N::TaxAmount,
+        b"TaxableAmount" => N::TaxableAmount,
+        b"TaxExemptionReason" => N::ExemptionReason,
+        b"TaxExemptionReasonCode" => N::ExemptionReasonCode,
+        b"LineExtensionAmount" => N::LineExtensionAmount,
+        b"TaxExclusiveAmount" => N::TaxExclusiveAmount,
+        b"TaxInclusiveAmount" => N::TaxInclusiveAmount,
+        b"AllowanceTotalAmount" => N::AllowanceTotalAmount,
+        b"ChargeTotalAmount" => N::ChargeTotalAmount,
+        b"PrepaidAmount" => N::PrepaidAmount,
+        b"PayableRoundingAmount" => N::PayableRoundingAmount,
+        b"PayableAmount" => N::PayableAmount,
+        b"InvoicedQuantity" => N::InvoicedQuantity,
+        b"CreditedQuantity" => N::CreditedQuantity,
+        b"Description" => N::Description,
+        b"PriceAmount" => N::PriceAmount,
+        b"BaseQuantity" => N::BaseQuantity,
+        b"Value" => N::Value,
         _ => N::Other,
     }
 }
 
-pub(super) fn cac_name(local: &str) -> N {
+pub(super) fn cac_name(local: &[u8]) -> N {
     match local {
-        "AccountingSupplierParty" => N::SupplierParty,
-        "AccountingCustomerParty" => N::CustomerParty,
-        "Party" => N::Party,
-        "PartyName" => N::PartyName,
-        "PartyTaxScheme" => N::PartyTaxScheme,
-        "TaxScheme" => N::TaxScheme,
-        "PartyLegalEntity" => N::PartyLegalEntity,
-        "InvoicePeriod" => N::InvoicePeriod,
-        "OrderReference" => N::OrderReference,
-        "DespatchDocumentReference" => N::DespatchReference,
-        "Delivery" => N::Delivery,
-        "PaymentMeans" => N::PaymentMeans,
-        "AllowanceCharge" => N::AllowanceCharge,
-        "TaxCategory" => N::TaxCategory,
-        "ClassifiedTaxCategory" => N::ClassifiedTaxCategory,
-        "TaxTotal" => N::TaxTotal,
-        "TaxSubtotal" => N::TaxSubtotal,
-        "LegalMonetaryTotal" => N::MonetaryTotal,
-        "InvoiceLine" | "CreditNoteLine" => N::Line,
-        "Item" => N::Item,
-        "SellersItemIdentification" => N::SellersItemId,
-        "StandardItemIdentification" => N::StandardItemId,
-        "AdditionalItemProperty" => N::ItemProperty,
-        "Price" => N::Price,
+        b"AccountingSupplierParty" => N::SupplierParty,
+        b"AccountingCustomerParty" => N::CustomerParty,
+        b"Party" => N::Party,
+        b"PartyName" => N::PartyName,
+        b"PartyTaxScheme" => N::PartyTaxScheme,
+        b"TaxScheme" => N::TaxScheme,
+        b"PartyLegalEntity" => N::PartyLegalEntity,
+        b"InvoicePeriod" => N::InvoicePeriod,
+        b"OrderReference" => N::OrderReference,
+        b"DespatchDocumentReference" => N::DespatchReference,
+        b"Delivery" => N::Delivery,
+        b"PaymentMeans" => N::PaymentMeans,
+        b"AllowanceCharge" => N::AllowanceCharge,
+        b"TaxCategory" => N::TaxCategory,
+        b"ClassifiedTaxCategory" => N::ClassifiedTaxCategory,
+        b"TaxTotal" => N::TaxTotal,
+        b"TaxSubtotal" => N::TaxSubtotal,
+        b"LegalMonetaryTotal" => N::MonetaryTotal,
+        b"InvoiceLine" | b"CreditNoteLine" => N::Line,
+        b"Item" => N::Item,
+        b"SellersItemIdentification" => N::SellersItemId,
+        b"StandardItemIdentification" => N::StandardItemId,
+        b"AdditionalItemProperty" => N::ItemProperty,
+        b"Price" => N::Price,
         _ => N::Other,
     }
 }
@@ -864,10 +864,10 @@ impl Builder {
     }
 
     /// The start of a structural element at `path` (the root excluded).
-    pub(super) fn open(&mut self, path: &[N], local: &str) {
+    pub(super) fn open(&mut self, path: &[N], local: &[u8]) {
         match path {
             [N::Line] => self.facts.lines.push(LineFacts {
-                credit: local == "CreditNoteLine",
+                credit: local == b"CreditNoteLine",
                 ..LineFacts::default()
             }),
             [N::Line, N::AllowanceCharge] => {
@@ -1015,8 +1015,8 @@ fn name_of(ns: &ResolveResult<'_>, local: &str, depth: usize) -> Option<N> {
         _ => "",
     };
     Some(match ns {
-        NS_CBC => cbc_name(local),
-        NS_CAC => cac_name(local),
+        NS_CBC => cbc_name(local.as_bytes()),
+        NS_CAC => cac_name(local.as_bytes()),
         NS_INVOICE if depth == 0 && local == "Invoice" => N::Root,
         NS_CREDIT_NOTE if depth == 0 && local == "CreditNote" => N::Root,
         _ if depth == 0 => return None,
@@ -1107,7 +1107,7 @@ pub(crate) fn read_facts_slow(text: &str) -> Result<Facts, NotUbl> {
                 }
                 let n = name_of(&ns, local, stack.len() + 1).unwrap_or(N::Other);
                 stack.push(n);
-                b.open(&stack, local);
+                b.open(&stack, local.as_bytes());
                 if is_text_element(n) {
                     text_buf.clear();
                     capture = Some(stack.len());

@@ -377,11 +377,8 @@ fn body<'a>(
             _ => {
                 let name = name_at(s, i)?;
                 let (ns, local) = match name.colon {
-                    Some(c) => (
-                        bindings.resolve(Some(&s[i + 1..c])),
-                        text.get(c + 1..name.end)?,
-                    ),
-                    None => (bindings.resolve(None), text.get(i + 1..name.end)?),
+                    Some(c) => (bindings.resolve(Some(&s[i + 1..c])), &s[c + 1..name.end]),
+                    None => (bindings.resolve(None), &s[i + 1..name.end]),
                 };
                 let n = match ns {
                     Ns::Cbc => cbc_name(local),
