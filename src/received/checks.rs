@@ -8,10 +8,11 @@
 //! cannot be read is not tested (the `unreadable` check already says why); neither is
 //! one whose sums overflow the 28 digits of a `Decimal` (an `unreadable` check says so).
 
+use super::lexical::Indicator;
 use super::reader::{Ac, Facts, LineFacts, Num, Root, Subtotal};
 use super::Check;
 use rust_decimal::{Decimal, RoundingStrategy};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Every rule of the closed list with its text as the kit words it (the validator's
 /// `svrl:text`, whitespace normalised).
@@ -358,9 +359,9 @@ fn acc(sum: &mut R<Decimal>, n: Num, negative: bool) {
 }
 
 /// The per-category and per-S-rate sums of the "-08" rules.
-struct Index {
-    by_category: HashMap<String, Agg>,
-    by_s_rate: HashMap<Decimal, Agg>,
+struct Index<'f> {
+    by_category: BTreeMap<&'f str, Agg>,
+    by_s_rate: BTreeMap<Decimal, Agg>,
     /// An S category of a line or an allowance states a rate that cannot be read:
     /// BR-S-08 compares every one with each rate.
     s_rate_unreadable: bool,
@@ -368,11 +369,11 @@ struct Index {
     any_credit_line: bool,
 }
 
-impl Index {
-    fn new(f: &Facts) -> Index {
+impl<'f> Index<'f> {
+    fn new(f: &'f Facts) -> Index<'f> {
         let mut idx = Index {
-            by_category: HashMap::new(),
-            by_s_rate: HashMap::new(),
+            by_category: BTreeMap::new(),
+            by_s_rate: BTreeMap::new(),
             s_rate_unreadable: false,
             any_invoice_line: f.lines.iter().any(|l| !l.credit),
             any_credit_line: f.lines.iter().any(|l| l.credit),
@@ -390,7 +391,7 @@ impl Index {
                     acc(&mut agg.invoice_sum, l.net, false);
                 }
             };
-            update(idx.by_category.entry(id.to_owned()).or_default());
+            update(idx.by_category.entry(id).or_default());
             if let Some(agg) = idx.s_rate_entry(id, l.category.percent) {
                 update(agg);
             }
@@ -406,7 +407,7 @@ impl Index {
                     acc(&mut agg.credit_sum, ac.amount, !charge);
                 }
             };
-            update(idx.by_category.entry(id.to_owned()).or_default());
+            update(idx.by_category.entry(id).or_default());
             if let Some(agg) = idx.s_rate_entry(id, ac.category.percent) {
                 update(agg);
             }
@@ -438,7 +439,7 @@ impl Index {
     }
 }
 
-fn br_s_08(idx: &Index, s: &Subtotal) -> R<bool> {
+fn br_s_08(idx: &Index<'_>, s: &Subtotal) -> R<bool> {
     // every $rate in xs:decimal(cbc:Percent): no Percent, nothing to test.
     let Some(rate) = val(s.category.percent)? else {
         return Ok(true);
@@ -460,7 +461,7 @@ fn br_s_08(idx: &Index, s: &Subtotal) -> R<bool> {
     Ok(on_invoice_lines || on_credit_lines)
 }
 
-fn br_x_08(idx: &Index, s: &Subtotal, id: &str) -> R<bool> {
+fn br_x_08(idx: &Index<'_>, s: &Subtotal, id: &str) -> R<bool> {
     let Some(taxable) = val(s.taxable)? else {
         return Ok(false);
     };
@@ -487,25 +488,37 @@ fn r120(root: Root, line: &LineFacts) -> R<bool> {
         Some(b) if !b.is_zero() => b,
         _ => Decimal::ONE,
     };
-    let side = |indicator: &str| -> R<Decimal> {
+    let side = |indicator: Indicator| -> R<Decimal> {
         let mut acs = line
             .allowance_charges
             .iter()
-            .filter(|ac| ac.indicator.as_deref() == Some(indicator))
+            .filter(|ac| ac.indicator == Some(indicator))
             .peekable();
         if acs.peek().is_none() {
             return Ok(Decimal::ZERO);
         }
         r2(sum(acs.map(|ac| ac.amount))?)
     };
-    let allowances = side("false")?;
-    let charges = side("true")?;
-    let scale = price.scale().max(base.scale()).max(18);
-    let quotient = price
-        .checked_div(base)
-        .ok_or(Skip::Overflow)?
-        .round_dp_with_strategy(scale, RoundingStrategy::ToZero);
-    let expected = sub(add(mul(quantity, quotient)?, charges)?, allowances)?;
+    let allowances = side(Indicator::False)?;
+    let charges = side(Indicator::True)?;
+    let quotient = if base == Decimal::ONE {
+        // price div 1 is the price, which truncating to its own scale or more keeps
+        price
+    } else {
+        let scale = price.scale().max(base.scale()).max(18);
+        price
+            .checked_div(base)
+            .ok_or(Skip::Overflow)?
+            .round_dp_with_strategy(scale, RoundingStrategy::ToZero)
+    };
+    let mut expected = mul(quantity, quotient)?;
+    // adding or taking 0 changes no value (and cannot overflow)
+    if !charges.is_zero() {
+        expected = add(expected, charges)?;
+    }
+    if !allowances.is_zero() {
+        expected = sub(expected, allowances)?;
+    }
     let slack = Decimal::new(2, 2);
     Ok(add(net, slack)? >= expected && sub(net, slack)? <= expected)
 }

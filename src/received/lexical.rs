@@ -9,13 +9,29 @@ pub(crate) fn is_xml_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n')
 }
 
+/// Whether the byte is XML whitespace.
+fn is_space_byte(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
 /// The text without its leading and trailing XML whitespace.
 pub(crate) fn trim(text: &str) -> &str {
-    text.trim_matches(is_xml_space)
+    // XML whitespace is ASCII: the cuts are character boundaries
+    let b = text.as_bytes();
+    let start = b.iter().position(|&c| !is_space_byte(c)).unwrap_or(b.len());
+    let end = b
+        .iter()
+        .rposition(|&c| !is_space_byte(c))
+        .map_or(start, |e| e + 1);
+    text.get(start..end).unwrap_or_default()
 }
 
 /// XPath `normalize-space`: trimmed, inner runs of whitespace as one space.
 pub(crate) fn normalize_space(text: &str) -> String {
+    let t = trim(text);
+    if !t.bytes().any(is_space_byte) {
+        return t.to_owned();
+    }
     let mut out = String::with_capacity(text.len());
     for word in text.split(is_xml_space).filter(|w| !w.is_empty()) {
         if !out.is_empty() {
@@ -32,6 +48,15 @@ pub(crate) fn normalize_space(text: &str) -> String {
 /// zero reads as zero at the same scale.
 pub(crate) fn decimal(text: &str) -> Option<Decimal> {
     let t = trim(text);
+    if t.len() <= 19 {
+        short_decimal(t.as_bytes())
+    } else {
+        long_decimal(t)
+    }
+}
+
+/// [`decimal`] of a trimmed text, digit by digit in 128 bits.
+fn long_decimal(t: &str) -> Option<Decimal> {
     let (negative, body) = match t.as_bytes().first() {
         Some(b'-') => (true, &t[1..]),
         Some(b'+') => (false, &t[1..]),
@@ -77,6 +102,43 @@ pub(crate) fn decimal(text: &str) -> Option<Decimal> {
     Some(value)
 }
 
+/// [`decimal`] of a trimmed text of at most 19 bytes (its digits fit a `u64`), in
+/// one pass.
+fn short_decimal(t: &[u8]) -> Option<Decimal> {
+    let (negative, body) = match t.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, t),
+    };
+    let mut mantissa: u64 = 0;
+    let mut digits = 0_usize;
+    let mut point = false;
+    let mut scale = 0_u32;
+    for &c in body {
+        if c.is_ascii_digit() {
+            mantissa = mantissa * 10 + u64::from(c - b'0');
+            digits += 1;
+            scale += u32::from(point);
+        } else if c == b'.' && !point {
+            point = true;
+        } else {
+            return None;
+        }
+    }
+    if digits == 0 {
+        return None;
+    }
+    let mut m = i128::from(mantissa);
+    if negative {
+        m = -m;
+    }
+    let mut value = Decimal::try_from_i128_with_scale(m, scale).ok()?;
+    if value.is_zero() {
+        value.set_sign_positive(true);
+    }
+    Some(value)
+}
+
 /// An `xs:date` `YYYY-MM-DD`, with an optional time zone (`Z`, `+hh:mm`, `-hh:mm`)
 /// that is read and dropped; surrounding whitespace allowed.
 pub(crate) fn date(text: &str) -> Option<NaiveDate> {
@@ -108,6 +170,56 @@ pub(crate) fn date(text: &str) -> Option<NaiveDate> {
     NaiveDate::from_ymd_opt(year, month, day)
 }
 
+/// `normalize-space(cbc:ChargeIndicator)` as far as the reader looks at it: one of
+/// the four `xs:boolean` forms, or another text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Indicator {
+    /// `true`.
+    True,
+    /// `1`.
+    One,
+    /// `false`.
+    False,
+    /// `0`.
+    Zero,
+    /// Anything else.
+    Other,
+}
+
+impl Indicator {
+    /// The indicator a text states (`normalize-space` is one of the four forms
+    /// exactly when the trimmed text is).
+    pub(crate) fn of(text: &str) -> Indicator {
+        match trim(text) {
+            "true" => Indicator::True,
+            "1" => Indicator::One,
+            "false" => Indicator::False,
+            "0" => Indicator::Zero,
+            _ => Indicator::Other,
+        }
+    }
+
+    /// Cast to a boolean, as [`boolean`] casts the text.
+    pub(crate) fn boolean(self) -> Option<bool> {
+        match self {
+            Indicator::True | Indicator::One => Some(true),
+            Indicator::False | Indicator::Zero => Some(false),
+            Indicator::Other => None,
+        }
+    }
+}
+
+/// Whether `normalize-space(upper-case(text))` is `VAT`.
+pub(crate) fn is_vat_scheme(text: &str) -> bool {
+    if text.is_ascii() {
+        // ASCII: upper-casing is per byte, and `VAT` is one word
+        trim(text).eq_ignore_ascii_case("VAT")
+    } else {
+        normalize_space(&text.to_uppercase()) == "VAT"
+    }
+}
+
+#[cfg(test)]
 /// An `xs:boolean` as XPath casts an untyped value (`true`, `1`, `false`, `0`,
 /// surrounding whitespace allowed); anything else is neither.
 pub(crate) fn boolean(text: &str) -> Option<bool> {
@@ -150,6 +262,18 @@ mod tests {
         assert_eq!(d("79228162514264337593543950336"), None);
     }
 
+    proptest::proptest! {
+        #[test]
+        fn short_decimals_read_as_long_ones(t in "[-+]?[0-9]{0,12}[.]?[0-9]{0,8}|[-+.0-9 a]{0,19}") {
+            let t = trim(&t);
+            if t.len() <= 19 {
+                let short = short_decimal(t.as_bytes());
+                let long = long_decimal(t);
+                proptest::prop_assert_eq!(short.map(|v| (v, v.scale(), v.is_sign_negative())), long.map(|v| (v, v.scale(), v.is_sign_negative())));
+            }
+        }
+    }
+
     #[test]
     fn dates_read_as_xs_date() {
         let ymd = |y, m, d| NaiveDate::from_ymd_opt(y, m, d);
@@ -169,6 +293,13 @@ mod tests {
         assert_eq!(boolean("0"), Some(false));
         assert_eq!(boolean("False"), None);
         assert_eq!(normalize_space("  a \n b  "), "a b");
+        assert_eq!(normalize_space(" ab "), "ab");
+        for t in ["true", " 1", "false\n", "0", " tru e", "True", ""] {
+            assert_eq!(Indicator::of(t).boolean(), boolean(t), "{t:?}");
+        }
+        assert!(is_vat_scheme(" vAt\n"));
+        assert!(!is_vat_scheme("V AT"));
+        assert!(!is_vat_scheme("VATé"));
         assert_eq!(trim("\t x \r\n"), "x");
     }
 }

@@ -78,6 +78,7 @@
 mod checks;
 mod lexical;
 mod reader;
+mod scan;
 
 use crate::compute::{AllowanceKind, PaymentStatus};
 use crate::context::RelationKind;
@@ -437,7 +438,7 @@ pub fn read(bytes: &[u8]) -> ReceivedDocument {
     };
     let body = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     match reader::read_facts(body) {
-        Ok(facts) => ReceivedDocument::from_facts(&facts, text),
+        Ok(facts) => ReceivedDocument::from_facts(facts, text),
         Err(msg) => ReceivedDocument::not_ubl(&msg),
     }
 }
@@ -526,7 +527,7 @@ fn amount_value(v: Decimal, minor: u32) -> Value {
     decimal_value(x)
 }
 
-fn category_parts(c: &Category) -> (Option<String>, Option<VatCode>, Option<Decimal>) {
+fn category_parts(c: Category) -> (Option<String>, Option<VatCode>, Option<Decimal>) {
     if !c.seen {
         return (None, None, None);
     }
@@ -536,40 +537,38 @@ fn category_parts(c: &Category) -> (Option<String>, Option<VatCode>, Option<Deci
     } else {
         c.percent.value()
     };
-    (c.id.clone().filter(|s| !s.is_empty()), code, rate)
+    (c.id.filter(|s| !s.is_empty()), code, rate)
 }
 
-fn allowance_of(ac: &Ac) -> ReceivedAllowanceCharge {
-    let (vat_category, vat_code, vat_rate) = category_parts(&ac.category);
+fn allowance_of(ac: Ac) -> ReceivedAllowanceCharge {
+    let kind = ac.is_charge().map(|c| {
+        if c {
+            AllowanceKind::Charge
+        } else {
+            AllowanceKind::Allowance
+        }
+    });
+    let (vat_category, vat_code, vat_rate) = category_parts(ac.category);
     ReceivedAllowanceCharge {
-        kind: ac.is_charge().map(|c| {
-            if c {
-                AllowanceKind::Charge
-            } else {
-                AllowanceKind::Allowance
-            }
-        }),
+        kind,
         amount: ac.amount.value(),
         rate: ac.rate.value(),
-        reason: ac.reason.clone(),
-        code: ac.code.clone(),
+        reason: ac.reason,
+        code: ac.code,
         vat_category,
         vat_code,
         vat_rate,
     }
 }
 
-fn party_of(p: &PartyFacts) -> ReceivedParty {
+fn party_of(p: PartyFacts) -> ReceivedParty {
     ReceivedParty {
-        name: p
-            .trading_name
-            .clone()
-            .or_else(|| p.registration_name.clone()),
-        endpoint_scheme: p.endpoint_scheme.clone(),
-        endpoint_id: p.endpoint_id.clone(),
-        vat_number: p.vat_number.clone(),
-        legal_id: p.legal_id.clone(),
-        legal_id_scheme: p.legal_id_scheme.clone(),
+        name: p.trading_name.or(p.registration_name),
+        endpoint_scheme: p.endpoint_scheme,
+        endpoint_id: p.endpoint_id,
+        vat_number: p.vat_number,
+        legal_id: p.legal_id,
+        legal_id_scheme: p.legal_id_scheme,
     }
 }
 
@@ -614,7 +613,7 @@ impl ReceivedDocument {
         }
     }
 
-    fn from_facts(f: &Facts, text: &str) -> ReceivedDocument {
+    fn from_facts(f: Facts, text: &str) -> ReceivedDocument {
         let mut unreadable: Vec<Check> = Vec::new();
         let currency = f
             .currencies
@@ -669,7 +668,7 @@ impl ReceivedDocument {
                 tt.subtotals
                     .iter()
                     .map(|s| {
-                        let (category, vat_code, vat_rate) = category_parts(&s.category);
+                        let (category, vat_code, vat_rate) = category_parts(s.category.clone());
                         ReceivedVatGroup {
                             vat_code,
                             vat_rate,
@@ -683,13 +682,16 @@ impl ReceivedDocument {
                     .collect()
             })
             .unwrap_or_default();
-        let lines = f
-            .lines
-            .iter()
-            .enumerate()
-            .map(|(i, l)| line_of(f.root, i, l, minor, &mut unreadable))
-            .collect();
-        let (failed, notes) = checks::run(f);
+        let (failed, notes) = checks::run(&f);
+        let root = f.root;
+        // collected at their number (not in the room of the read lines)
+        let mut lines = Vec::with_capacity(f.lines.len());
+        lines.extend(
+            f.lines
+                .into_iter()
+                .enumerate()
+                .map(|(i, l)| line_of(root, i, l, minor, &mut unreadable)),
+        );
         let mut all_checks: Vec<Check> = failed
             .into_iter()
             .map(|rule| Check {
@@ -697,20 +699,20 @@ impl ReceivedDocument {
                 msg: checks::text(rule).to_owned(),
             })
             .collect();
-        all_checks.extend(f.unreadable.iter().cloned());
+        all_checks.extend(f.unreadable);
         all_checks.extend(unreadable);
         all_checks.extend(notes);
-        let payment_remittance = f.payment_id.clone();
+        let payment_remittance = f.payment_id;
         ReceivedDocument {
             doc_type: match f.root {
                 Root::Invoice => ReceivedType::PurchaseInvoice,
                 Root::CreditNote => ReceivedType::PurchaseCreditNote,
             },
-            type_code: f.type_code.clone(),
-            document_number: f.id.clone(),
-            order_number: f.order_number.clone(),
-            despatch_reference: f.despatch_reference.clone(),
-            buyer_reference: f.buyer_reference.clone(),
+            type_code: f.type_code,
+            document_number: f.id,
+            order_number: f.order_number,
+            despatch_reference: f.despatch_reference,
+            buyer_reference: f.buyer_reference,
             issue_date: f.issue_date.value(),
             due_date: match f.due_date {
                 reader::Day::Absent => f.payment_due_date.value(),
@@ -732,10 +734,10 @@ impl ReceivedDocument {
             paid_amount,
             remaining_amount: totals.payable_amount,
             lines,
-            allowance_charges: f.allowance_charges.iter().map(allowance_of).collect(),
+            allowance_charges: f.allowance_charges.into_iter().map(allowance_of).collect(),
             vat_breakdown,
-            supplier: party_of(&f.supplier),
-            customer: party_of(&f.customer),
+            supplier: party_of(f.supplier),
+            customer: party_of(f.customer),
             checks: all_checks,
             xml: Some(text.to_owned()),
             xml_available: true,
@@ -1035,13 +1037,13 @@ impl ReceivedDocument {
 fn line_of(
     root: Root,
     index: usize,
-    l: &reader::LineFacts,
+    l: reader::LineFacts,
     minor: u32,
     unreadable: &mut Vec<Check>,
 ) -> ReceivedLine {
     let (quantity, unit_code) = {
-        let invoiced = (l.invoiced_quantity, l.invoiced_unit.clone());
-        let credited = (l.credited_quantity, l.credited_unit.clone());
+        let invoiced = (l.invoiced_quantity, l.invoiced_unit);
+        let credited = (l.credited_quantity, l.credited_unit);
         let (preferred, other) = match root {
             Root::Invoice => (invoiced, credited),
             Root::CreditNote => (credited, invoiced),
@@ -1075,18 +1077,18 @@ fn line_of(
         }
         _ => None,
     };
-    let (vat_category, vat_code, vat_rate) = category_parts(&l.category);
+    let (vat_category, vat_code, vat_rate) = category_parts(l.category);
     let mut item_properties: Vec<(String, String)> = Vec::new();
-    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for (name, value) in &l.properties {
-        let value = value.clone().unwrap_or_default();
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (name, value) in l.properties {
+        let value = value.unwrap_or_default();
         if let Some(&i) = seen.get(name.as_str()) {
             if let Some(slot) = item_properties.get_mut(i) {
                 slot.1 = value;
             }
         } else {
-            seen.insert(name, item_properties.len());
-            item_properties.push((name.clone(), value));
+            seen.insert(name.clone(), item_properties.len());
+            item_properties.push((name, value));
         }
     }
     ReceivedLine {
@@ -1098,13 +1100,13 @@ fn line_of(
         vat_category,
         vat_code,
         vat_rate,
-        item_name: l.item_name.clone(),
-        item_description: l.item_description.clone(),
-        item_identification: l.standard_id.clone(),
-        product_code: l.sellers_id.clone(),
+        item_name: l.item_name,
+        item_description: l.item_description,
+        item_identification: l.standard_id,
+        product_code: l.sellers_id,
         item_properties,
         subtotal,
         total: l.net.value(),
-        allowance_charges: l.allowance_charges.iter().map(allowance_of).collect(),
+        allowance_charges: l.allowance_charges.into_iter().map(allowance_of).collect(),
     }
 }

@@ -10,10 +10,12 @@ use quick_xml::name::ResolveResult;
 use quick_xml::NsReader;
 use rust_decimal::Decimal;
 
-const NS_CBC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
-const NS_CAC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
-const NS_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
-const NS_CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
+pub(super) const NS_CBC: &str =
+    "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+pub(super) const NS_CAC: &str =
+    "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
+pub(super) const NS_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
+pub(super) const NS_CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
 
 /// A stated number: absent, present but not an `xs:decimal` (or too large), or read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -73,8 +75,9 @@ pub(crate) struct Category {
     /// `normalize-space(cbc:ID)`.
     pub(crate) id: Option<String>,
     pub(crate) percent: Num,
-    /// `normalize-space(upper-case(cac:TaxScheme/cbc:ID))`.
-    pub(crate) scheme: Option<String>,
+    /// Whether `normalize-space(upper-case(cac:TaxScheme/cbc:ID))` is `VAT` (none
+    /// without a tax scheme).
+    pub(crate) scheme: Option<bool>,
     pub(crate) exemption_reason: Option<String>,
     pub(crate) exemption_reason_code: Option<String>,
     /// Whether an element of this category was seen (the first one is kept).
@@ -83,7 +86,7 @@ pub(crate) struct Category {
 
 impl Category {
     pub(crate) fn is_vat(&self) -> bool {
-        self.scheme.as_deref() == Some("VAT")
+        self.scheme == Some(true)
     }
 }
 
@@ -91,7 +94,7 @@ impl Category {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Ac {
     /// `normalize-space(cbc:ChargeIndicator)`.
-    pub(crate) indicator: Option<String>,
+    pub(crate) indicator: Option<lexical::Indicator>,
     pub(crate) code: Option<String>,
     pub(crate) reason: Option<String>,
     pub(crate) rate: Num,
@@ -102,7 +105,7 @@ pub(crate) struct Ac {
 impl Ac {
     /// `cbc:ChargeIndicator` cast to a boolean, as `cbc:ChargeIndicator = true()` does.
     pub(crate) fn is_charge(&self) -> Option<bool> {
-        self.indicator.as_deref().and_then(lexical::boolean)
+        self.indicator.and_then(lexical::Indicator::boolean)
     }
 }
 
@@ -209,7 +212,7 @@ pub(crate) type NotUbl = String;
 
 /// Element names the reader looks at; everything else is `Other`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum N {
+pub(super) enum N {
     Other,
     Root,
     // cbc
@@ -280,78 +283,78 @@ enum N {
     Price,
 }
 
-fn cbc_name(local: &str) -> N {
+pub(super) fn cbc_name(local: &[u8]) -> N {
     match local {
-        "ID" => N::Id,
-        "IssueDate" => N::IssueDate,
-        "DueDate" => N::DueDate,
-        "InvoiceTypeCode" | "CreditNoteTypeCode" => N::TypeCode,
-        "TaxPointDate" => N::TaxPointDate,
-        "DocumentCurrencyCode" => N::DocumentCurrencyCode,
-        "BuyerReference" => N::BuyerReference,
-        "StartDate" => N::StartDate,
-        "EndDate" => N::EndDate,
-        "ActualDeliveryDate" => N::ActualDeliveryDate,
-        "PaymentDueDate" => N::PaymentDueDate,
-        "PaymentID" => N::PaymentId,
-        "EndpointID" => N::EndpointId,
-        "CompanyID" => N::CompanyId,
-        "Name" => N::Name,
-        "RegistrationName" => N::RegistrationName,
-        "ChargeIndicator" => N::ChargeIndicator,
-        "AllowanceChargeReasonCode" => N::ReasonCode,
-        "AllowanceChargeReason" => N::Reason,
-        "MultiplierFactorNumeric" => N::Multiplier,
-        "Amount" => N::Amount,
-        "Percent" => N::Percent,
-        "TaxAmount" => N::TaxAmount,
-        "TaxableAmount" => N::TaxableAmount,
-        "TaxExemptionReason" => N::ExemptionReason,
-        "TaxExemptionReasonCode" => N::ExemptionReasonCode,
-        "LineExtensionAmount" => N::LineExtensionAmount,
-        "TaxExclusiveAmount" => N::TaxExclusiveAmount,
-        "TaxInclusiveAmount" => N::TaxInclusiveAmount,
-        "AllowanceTotalAmount" => N::AllowanceTotalAmount,
-        "ChargeTotalAmount" => N::ChargeTotalAmount,
-        "PrepaidAmount" => N::PrepaidAmount,
-        "PayableRoundingAmount" => N::PayableRoundingAmount,
-        "PayableAmount" => N::PayableAmount,
-        "InvoicedQuantity" => N::InvoicedQuantity,
-        "CreditedQuantity" => N::CreditedQuantity,
-        "Description" => N::Description,
-        "PriceAmount" => N::PriceAmount,
-        "BaseQuantity" => N::BaseQuantity,
-        "Value" => N::Value,
+        b"ID" => N::Id,
+        b"IssueDate" => N::IssueDate,
+        b"DueDate" => N::DueDate,
+        b"InvoiceTypeCode" | b"CreditNoteTypeCode" => N::TypeCode,
+        b"TaxPointDate" => N::TaxPointDate,
+        b"DocumentCurrencyCode" => N::DocumentCurrencyCode,
+        b"BuyerReference" => N::BuyerReference,
+        b"StartDate" => N::StartDate,
+        b"EndDate" => N::EndDate,
+        b"ActualDeliveryDate" => N::ActualDeliveryDate,
+        b"PaymentDueDate" => N::PaymentDueDate,
+        b"PaymentID" => N::PaymentId,
+        b"EndpointID" => N::EndpointId,
+        b"CompanyID" => N::CompanyId,
+        b"Name" => N::Name,
+        b"RegistrationName" => N::RegistrationName,
+        b"ChargeIndicator" => N::ChargeIndicator,
+        b"AllowanceChargeReasonCode" => N::ReasonCode,
+        b"AllowanceChargeReason" => N::Reason,
+        b"MultiplierFactorNumeric" => N::Multiplier,
+        b"Amount" => N::Amount,
+        b"Percent" => N::Percent,
+        b"TaxAmount" => N::TaxAmount,
+        b"TaxableAmount" => N::TaxableAmount,
+        b"TaxExemptionReason" => N::ExemptionReason,
+        b"TaxExemptionReasonCode" => N::ExemptionReasonCode,
+        b"LineExtensionAmount" => N::LineExtensionAmount,
+        b"TaxExclusiveAmount" => N::TaxExclusiveAmount,
+        b"TaxInclusiveAmount" => N::TaxInclusiveAmount,
+        b"AllowanceTotalAmount" => N::AllowanceTotalAmount,
+        b"ChargeTotalAmount" => N::ChargeTotalAmount,
+        b"PrepaidAmount" => N::PrepaidAmount,
+        b"PayableRoundingAmount" => N::PayableRoundingAmount,
+        b"PayableAmount" => N::PayableAmount,
+        b"InvoicedQuantity" => N::InvoicedQuantity,
+        b"CreditedQuantity" => N::CreditedQuantity,
+        b"Description" => N::Description,
+        b"PriceAmount" => N::PriceAmount,
+        b"BaseQuantity" => N::BaseQuantity,
+        b"Value" => N::Value,
         _ => N::Other,
     }
 }
 
-fn cac_name(local: &str) -> N {
+pub(super) fn cac_name(local: &[u8]) -> N {
     match local {
-        "AccountingSupplierParty" => N::SupplierParty,
-        "AccountingCustomerParty" => N::CustomerParty,
-        "Party" => N::Party,
-        "PartyName" => N::PartyName,
-        "PartyTaxScheme" => N::PartyTaxScheme,
-        "TaxScheme" => N::TaxScheme,
-        "PartyLegalEntity" => N::PartyLegalEntity,
-        "InvoicePeriod" => N::InvoicePeriod,
-        "OrderReference" => N::OrderReference,
-        "DespatchDocumentReference" => N::DespatchReference,
-        "Delivery" => N::Delivery,
-        "PaymentMeans" => N::PaymentMeans,
-        "AllowanceCharge" => N::AllowanceCharge,
-        "TaxCategory" => N::TaxCategory,
-        "ClassifiedTaxCategory" => N::ClassifiedTaxCategory,
-        "TaxTotal" => N::TaxTotal,
-        "TaxSubtotal" => N::TaxSubtotal,
-        "LegalMonetaryTotal" => N::MonetaryTotal,
-        "InvoiceLine" | "CreditNoteLine" => N::Line,
-        "Item" => N::Item,
-        "SellersItemIdentification" => N::SellersItemId,
-        "StandardItemIdentification" => N::StandardItemId,
-        "AdditionalItemProperty" => N::ItemProperty,
-        "Price" => N::Price,
+        b"AccountingSupplierParty" => N::SupplierParty,
+        b"AccountingCustomerParty" => N::CustomerParty,
+        b"Party" => N::Party,
+        b"PartyName" => N::PartyName,
+        b"PartyTaxScheme" => N::PartyTaxScheme,
+        b"TaxScheme" => N::TaxScheme,
+        b"PartyLegalEntity" => N::PartyLegalEntity,
+        b"InvoicePeriod" => N::InvoicePeriod,
+        b"OrderReference" => N::OrderReference,
+        b"DespatchDocumentReference" => N::DespatchReference,
+        b"Delivery" => N::Delivery,
+        b"PaymentMeans" => N::PaymentMeans,
+        b"AllowanceCharge" => N::AllowanceCharge,
+        b"TaxCategory" => N::TaxCategory,
+        b"ClassifiedTaxCategory" => N::ClassifiedTaxCategory,
+        b"TaxTotal" => N::TaxTotal,
+        b"TaxSubtotal" => N::TaxSubtotal,
+        b"LegalMonetaryTotal" => N::MonetaryTotal,
+        b"InvoiceLine" | b"CreditNoteLine" => N::Line,
+        b"Item" => N::Item,
+        b"SellersItemIdentification" => N::SellersItemId,
+        b"StandardItemIdentification" => N::StandardItemId,
+        b"AdditionalItemProperty" => N::ItemProperty,
+        b"Price" => N::Price,
         _ => N::Other,
     }
 }
@@ -383,21 +386,48 @@ fn first(slot: &mut Option<String>, text: &str) {
     }
 }
 
-struct Builder {
-    facts: Facts,
+pub(super) struct Builder {
+    pub(super) facts: Facts,
     /// Whether the root's first `cac:LegalMonetaryTotal` is done.
     totals_done: bool,
     /// The category being read (in a subtotal, a line, an allowance) was the first.
     category_first: bool,
 }
 
-/// Where an unreadable value sits, for its message.
-fn line_place(i: usize) -> String {
-    format!(" (line {})", i + 1)
+/// Where an unreadable value sits, for its message: nothing for the document level,
+/// ` (line N)` for a line.
+#[derive(Debug, Clone, Copy)]
+struct Place(Option<usize>);
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(i) => write!(f, " (line {})", i + 1),
+            None => Ok(()),
+        }
+    }
+}
+
+/// What a value is, for an `unreadable` message: a label and its place, written only
+/// when the message is.
+#[derive(Debug, Clone, Copy)]
+struct What<'a>(&'a str, Place);
+
+impl What<'static> {
+    /// A document-level value.
+    fn doc(label: &'static str) -> What<'static> {
+        What(label, Place(None))
+    }
+}
+
+impl std::fmt::Display for What<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.0, self.1)
+    }
 }
 
 impl Builder {
-    fn num(&mut self, slot_is_set: bool, text: &str, what: &str) -> Option<Num> {
+    fn num(&mut self, slot_is_set: bool, text: &str, what: What<'_>) -> Option<Num> {
         if slot_is_set {
             return None;
         }
@@ -411,9 +441,9 @@ impl Builder {
         Some(Num::Bad)
     }
 
-    fn set_num(&mut self, get: impl Fn(&mut Facts) -> &mut Num, text: &str, what: &str) {
+    fn set_num(&mut self, get: impl Fn(&mut Facts) -> &mut Num, text: &str, what: &'static str) {
         let set = get(&mut self.facts).exists();
-        if let Some(n) = self.num(set, text, what) {
+        if let Some(n) = self.num(set, text, What::doc(what)) {
             *get(&mut self.facts) = n;
         }
     }
@@ -438,7 +468,7 @@ impl Builder {
         get: impl Fn(&mut Facts) -> Option<&mut Category>,
         tail: &[N],
         text: &str,
-        what: &str,
+        what: What<'_>,
     ) {
         if !self.category_first {
             return;
@@ -472,7 +502,7 @@ impl Builder {
             [N::TaxScheme, N::Id] => {
                 if let Some(c) = get(&mut self.facts) {
                     if c.scheme.is_none() {
-                        c.scheme = Some(lexical::normalize_space(&text.to_uppercase()));
+                        c.scheme = Some(lexical::is_vat_scheme(text));
                     }
                 }
             }
@@ -486,13 +516,13 @@ impl Builder {
         get: impl Fn(&mut Facts) -> Option<&mut Ac>,
         tail: &[N],
         text: &str,
-        place: &str,
+        place: Place,
     ) {
         match tail {
             [N::ChargeIndicator] => {
                 if let Some(ac) = get(&mut self.facts) {
                     if ac.indicator.is_none() {
-                        ac.indicator = Some(lexical::normalize_space(text));
+                        ac.indicator = Some(lexical::Indicator::of(text));
                     }
                 }
             }
@@ -516,11 +546,11 @@ impl Builder {
                     }
                 });
                 let what = if is_amount {
-                    format!("the allowance or charge amount{place}")
+                    What("the allowance or charge amount", place)
                 } else {
-                    format!("the allowance or charge percentage{place}")
+                    What("the allowance or charge percentage", place)
                 };
-                if let Some(n) = self.num(set, text, &what) {
+                if let Some(n) = self.num(set, text, what) {
                     if let Some(ac) = get(&mut self.facts) {
                         if is_amount {
                             ac.amount = n;
@@ -531,8 +561,8 @@ impl Builder {
                 }
             }
             [N::TaxCategory, rest @ ..] => {
-                let what = format!("the allowance or charge VAT rate{place}");
-                self.category_value(|f| get(f).map(|ac| &mut ac.category), rest, text, &what);
+                let what = What("the allowance or charge VAT rate", place);
+                self.category_value(|f| get(f).map(|ac| &mut ac.category), rest, text, what);
             }
             _ => {}
         }
@@ -639,7 +669,7 @@ impl Builder {
                 self.set_num(get, text, what);
             }
             [N::TaxTotal, N::TaxAmount] => {
-                let what = "BT-110 Invoice total VAT amount";
+                let what = What::doc("BT-110 Invoice total VAT amount");
                 let set = self
                     .facts
                     .tax_totals
@@ -654,7 +684,7 @@ impl Builder {
             }
             [N::TaxTotal, N::TaxSubtotal, tail @ ..] => self.subtotal_value(true, tail, text),
             [N::AllowanceCharge, tail @ ..] => {
-                self.ac_value(|f| f.allowance_charges.last_mut(), tail, text, "");
+                self.ac_value(|f| f.allowance_charges.last_mut(), tail, text, Place(None));
             }
             [N::Line, tail @ ..] => self.line_value(lines, tail, text, attr),
             _ => {
@@ -683,11 +713,11 @@ impl Builder {
                         s.tax.exists()
                     }
                 });
-                let what = if taxable {
+                let what = What::doc(if taxable {
                     "BT-116 VAT category taxable amount"
                 } else {
                     "BT-117 VAT category tax amount"
-                };
+                });
                 if let Some(n) = self.num(set, text, what) {
                     if let Some(s) = sub(&mut self.facts, root_level) {
                         if taxable {
@@ -702,7 +732,7 @@ impl Builder {
                 |f| sub(f, root_level).map(|s| &mut s.category),
                 rest,
                 text,
-                "BT-119 VAT category rate",
+                What::doc("BT-119 VAT category rate"),
             ),
             _ => {}
         }
@@ -712,7 +742,7 @@ impl Builder {
         let Some(index) = lines.checked_sub(1) else {
             return;
         };
-        let place = line_place(index);
+        let place = Place(Some(index));
         match tail {
             [N::InvoicedQuantity | N::CreditedQuantity] => {
                 let invoiced = tail == [N::InvoicedQuantity];
@@ -723,8 +753,8 @@ impl Builder {
                         l.credited_quantity.exists()
                     }
                 });
-                let what = format!("BT-129 Invoiced quantity{place}");
-                if let Some(n) = self.num(set, text, &what) {
+                let what = What("BT-129 Invoiced quantity", place);
+                if let Some(n) = self.num(set, text, what) {
                     if let Some(l) = line(&mut self.facts, index) {
                         if invoiced {
                             l.invoiced_quantity = n;
@@ -738,8 +768,8 @@ impl Builder {
             }
             [N::LineExtensionAmount] => {
                 let set = line(&mut self.facts, index).is_none_or(|l| l.net.exists());
-                let what = format!("BT-131 Invoice line net amount{place}");
-                if let Some(n) = self.num(set, text, &what) {
+                let what = What("BT-131 Invoice line net amount", place);
+                if let Some(n) = self.num(set, text, what) {
                     if let Some(l) = line(&mut self.facts, index) {
                         l.net = n;
                     }
@@ -755,11 +785,11 @@ impl Builder {
                     }
                 });
                 let what = if price {
-                    format!("BT-146 Item net price{place}")
+                    What("BT-146 Item net price", place)
                 } else {
-                    format!("BT-149 Item price base quantity{place}")
+                    What("BT-149 Item price base quantity", place)
                 };
-                if let Some(n) = self.num(set, text, &what) {
+                if let Some(n) = self.num(set, text, what) {
                     if let Some(l) = line(&mut self.facts, index) {
                         if price {
                             l.price = n;
@@ -777,7 +807,7 @@ impl Builder {
                 },
                 rest,
                 text,
-                &place,
+                place,
             ),
             [N::Item, rest @ ..] => match rest {
                 [N::Name] => {
@@ -819,12 +849,12 @@ impl Builder {
                     }
                 }
                 [N::ClassifiedTaxCategory, cat @ ..] => {
-                    let what = format!("BT-152 Invoiced item VAT rate{place}");
+                    let what = What("BT-152 Invoiced item VAT rate", place);
                     self.category_value(
                         |f| f.lines.get_mut(index).map(|l| &mut l.category),
                         cat,
                         text,
-                        &what,
+                        what,
                     );
                 }
                 _ => {}
@@ -834,10 +864,10 @@ impl Builder {
     }
 
     /// The start of a structural element at `path` (the root excluded).
-    fn open(&mut self, path: &[N], local: &str) {
+    pub(super) fn open(&mut self, path: &[N], local: &[u8]) {
         match path {
             [N::Line] => self.facts.lines.push(LineFacts {
-                credit: local == "CreditNoteLine",
+                credit: local == b"CreditNoteLine",
                 ..LineFacts::default()
             }),
             [N::Line, N::AllowanceCharge] => {
@@ -921,6 +951,41 @@ impl Builder {
     }
 }
 
+impl Builder {
+    /// Nothing read yet.
+    pub(super) fn new() -> Builder {
+        Builder {
+            facts: Facts {
+                root: Root::Invoice,
+                type_code: None,
+                id: None,
+                issue_date: Day::Absent,
+                due_date: Day::Absent,
+                payment_due_date: Day::Absent,
+                tax_point_date: Day::Absent,
+                delivery_date: Day::Absent,
+                period_start: Day::Absent,
+                period_end: Day::Absent,
+                currencies: Vec::new(),
+                buyer_reference: None,
+                order_number: None,
+                despatch_reference: None,
+                payment_id: None,
+                supplier: PartyFacts::default(),
+                customer: PartyFacts::default(),
+                totals: None,
+                tax_totals: Vec::new(),
+                nested_subtotals: Vec::new(),
+                allowance_charges: Vec::new(),
+                lines: Vec::new(),
+                unreadable: Vec::new(),
+            },
+            totals_done: false,
+            category_first: false,
+        }
+    }
+}
+
 /// The path inside a `cac:TaxTotal/cac:TaxSubtotal` that is not a child of the root
 /// (a line's, say), if the path is inside one.
 /// Only the last few names are looked at (a value sits at most three levels below
@@ -950,8 +1015,8 @@ fn name_of(ns: &ResolveResult<'_>, local: &str, depth: usize) -> Option<N> {
         _ => "",
     };
     Some(match ns {
-        NS_CBC => cbc_name(local),
-        NS_CAC => cac_name(local),
+        NS_CBC => cbc_name(local.as_bytes()),
+        NS_CAC => cac_name(local.as_bytes()),
         NS_INVOICE if depth == 0 && local == "Invoice" => N::Root,
         NS_CREDIT_NOTE if depth == 0 && local == "CreditNote" => N::Root,
         _ if depth == 0 => return None,
@@ -960,7 +1025,7 @@ fn name_of(ns: &ResolveResult<'_>, local: &str, depth: usize) -> Option<N> {
 }
 
 /// The attribute a text element of this name carries that the reader keeps.
-fn wanted_attribute(n: N) -> Option<&'static str> {
+pub(super) fn wanted_attribute(n: N) -> Option<&'static str> {
     match n {
         N::EndpointId | N::CompanyId => Some("schemeID"),
         N::TaxAmount => Some("currencyID"),
@@ -989,36 +1054,17 @@ fn blank(text: &str) -> bool {
 
 /// Reads the text (UTF-8, BOM removed) of what should be a UBL Invoice or CreditNote.
 pub(crate) fn read_facts(text: &str) -> Result<Facts, NotUbl> {
+    if let Some(facts) = super::scan::read_facts(text) {
+        return Ok(facts);
+    }
+    read_facts_slow(text)
+}
+
+/// [`read_facts`] with quick-xml's namespace-aware reader: the reference reading,
+/// for the bytes the fast scan leaves to it (anything unusual, and every error).
+pub(crate) fn read_facts_slow(text: &str) -> Result<Facts, NotUbl> {
     let mut reader = NsReader::from_str(text);
-    let mut b = Builder {
-        facts: Facts {
-            root: Root::Invoice,
-            type_code: None,
-            id: None,
-            issue_date: Day::Absent,
-            due_date: Day::Absent,
-            payment_due_date: Day::Absent,
-            tax_point_date: Day::Absent,
-            delivery_date: Day::Absent,
-            period_start: Day::Absent,
-            period_end: Day::Absent,
-            currencies: Vec::new(),
-            buyer_reference: None,
-            order_number: None,
-            despatch_reference: None,
-            payment_id: None,
-            supplier: PartyFacts::default(),
-            customer: PartyFacts::default(),
-            totals: None,
-            tax_totals: Vec::new(),
-            nested_subtotals: Vec::new(),
-            allowance_charges: Vec::new(),
-            lines: Vec::new(),
-            unreadable: Vec::new(),
-        },
-        totals_done: false,
-        category_first: false,
-    };
+    let mut b = Builder::new();
     // The path from the root's first child down to the current element.
     let mut stack: Vec<N> = Vec::new();
     let mut root_seen = false;
@@ -1061,7 +1107,7 @@ pub(crate) fn read_facts(text: &str) -> Result<Facts, NotUbl> {
                 }
                 let n = name_of(&ns, local, stack.len() + 1).unwrap_or(N::Other);
                 stack.push(n);
-                b.open(&stack, local);
+                b.open(&stack, local.as_bytes());
                 if is_text_element(n) {
                     text_buf.clear();
                     capture = Some(stack.len());
@@ -1138,7 +1184,7 @@ pub(crate) fn read_facts(text: &str) -> Result<Facts, NotUbl> {
 }
 
 /// Whether the reader keeps the text of an element of this name.
-fn is_text_element(n: N) -> bool {
+pub(super) fn is_text_element(n: N) -> bool {
     !matches!(
         n,
         N::Other
@@ -1172,7 +1218,7 @@ fn is_text_element(n: N) -> bool {
 
 /// The end of the element on top of the stack: its text if it was being read, then
 /// its structural end; pops it.
-fn finish(
+pub(super) fn finish(
     b: &mut Builder,
     stack: &mut Vec<N>,
     capture: &mut Option<usize>,
