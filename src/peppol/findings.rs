@@ -595,6 +595,13 @@ fn allowance_rules(w: &Written, f: &mut Found) {
     }
 }
 
+/// The decimals rules of an allowance or charge written on the document: (charge
+/// amount, charge base), (allowance amount, allowance base).
+const DOCUMENT_DEC: [(&str, &str); 2] = [("BR-DEC-05", "BR-DEC-06"), ("BR-DEC-01", "BR-DEC-02")];
+
+/// The same on a line.
+const LINE_DEC: [(&str, &str); 2] = [("BR-DEC-27", "BR-DEC-28"), ("BR-DEC-24", "BR-DEC-25")];
+
 /// The rules a currency breaks: more than 2 decimals (UBL-DT-01 and the BR-DEC rule
 /// of each amount written), or a code the lists lack.
 fn currency_rules(w: &Written, f: &mut Found) {
@@ -631,23 +638,10 @@ fn currency_rules(w: &Written, f: &mut Found) {
     if w.prepaid.is_some() {
         rules.push("BR-DEC-16");
     }
-    for ac in &w.acs {
-        let (amount, base) = if ac.charge {
-            ("BR-DEC-05", "BR-DEC-06")
-        } else {
-            ("BR-DEC-01", "BR-DEC-02")
-        };
-        rules.push(amount);
-        if ac.base.is_some() {
-            rules.push(base);
-        }
-    }
-    for ac in w.lines.iter().flat_map(|l| &l.acs) {
-        let (amount, base) = if ac.charge {
-            ("BR-DEC-27", "BR-DEC-28")
-        } else {
-            ("BR-DEC-24", "BR-DEC-25")
-        };
+    let acs = (w.acs.iter().map(|ac| (ac, DOCUMENT_DEC)))
+        .chain(w.lines.iter().flat_map(|l| &l.acs).map(|ac| (ac, LINE_DEC)));
+    for (ac, [charge, allowance]) in acs {
+        let (amount, base) = if ac.charge { charge } else { allowance };
         rules.push(amount);
         if ac.base.is_some() {
             rules.push(base);
