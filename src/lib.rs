@@ -137,9 +137,12 @@
 //!   written without `cbc:Value` (BR-54); a party with no key at all is written as an
 //!   empty `cac:Party` and found as PEPPOL-EN16931-R008 at `["company"]` or
 //!   `["relation"]`; item property values that are not strings are written as their
-//!   JSON text; finding messages are the artefacts' texts without their `[ID]-` prefix.
-//! - The national rules of the Peppol layer (NL-R, DE-R, DK-R, SE-R, NO-R, GR-R, IS-R,
-//!   IT-R), which apply when the seller is not Belgian, are not computed yet.
+//!   JSON text; finding messages are the artefacts' texts, `[ID]-` prefix included (as the
+//!   validator words them and as received documents' `checks` do).
+//! - The national rules of the Peppol layer that apply when the seller is not Belgian
+//!   (NL-R, DE-R, DK-R, SE-R, NO-R, IS-R, IT-R) are computed as the artefacts test them
+//!   (none in self-billing, whose artefact has none); the Greek rules (GR-R), which read
+//!   a Greek-format document number, are not.
 //! - The typed core computes with any `Decimal`; requests are limited to 6 decimals on
 //!   quantities and prices, so every product is exact within rust_decimal's 28 digits.
 //! - Received documents: the reader's own decisions (encodings, first occurrences,
