@@ -939,3 +939,15 @@ mod tests {
         assert_eq!(round2(d("-1.005")), d("-1"));
     }
 }
+
+#[cfg(test)]
+mod rule_texts {
+    /// The received reader's closed list words each rule exactly as the findings do
+    /// (both copied from the artefacts): the two copies cannot drift apart.
+    #[test]
+    fn received_checks_and_findings_word_each_rule_alike() {
+        for (rule, text) in crate::received::RULES {
+            assert_eq!(super::message(rule), text, "{rule}");
+        }
+    }
+}
