@@ -5,7 +5,7 @@ use crate::compute::{
     AllowanceCharge, AllowanceValue, Computation, LineAmounts, LinePricing, PaymentStatus, VatGroup,
 };
 use crate::context::RelationKind;
-use crate::money::{decimal_value, Currency};
+use crate::money::Currency;
 use crate::numbering::{JournalCategory, Numbering};
 use crate::remittance::StructuredReference;
 use crate::terms::PaymentTerms;
@@ -365,7 +365,7 @@ struct Amount(Decimal, Currency);
 
 impl Serialize for Amount {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.1.to_json(self.0).serialize(serializer)
+        crate::money::serialize_decimal(self.1.round(self.0), serializer)
     }
 }
 
@@ -374,7 +374,7 @@ struct Echo(Decimal);
 
 impl Serialize for Echo {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        decimal_value(self.0).serialize(serializer)
+        crate::money::serialize_decimal(crate::money::unsigned_zero(self.0), serializer)
     }
 }
 

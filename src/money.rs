@@ -178,14 +178,46 @@ pub fn number_value(text: &str) -> Value {
 /// A decimal as a JSON number keeping its scale (`12.50`, `100`), for the values that
 /// are echoed as sent: quantities, prices and rates.
 pub fn decimal_value(value: Decimal) -> Value {
-    let v = if value.is_zero() && value.is_sign_negative() {
+    decimal_number(unsigned_zero(value))
+}
+
+/// The value, a negative zero made positive with its scale kept (`-0.00` → `0.00`).
+pub(crate) fn unsigned_zero(value: Decimal) -> Decimal {
+    if value.is_zero() && value.is_sign_negative() {
         let mut z = Decimal::ZERO;
         z.rescale(value.scale());
         z
     } else {
         value
-    };
-    decimal_number(v)
+    }
+}
+
+/// The name under which `serde_json` (feature `arbitrary_precision`) serializes a
+/// `Number` kept as its text: a struct of this name with one field of this name, the
+/// text. [`serialize_decimal`] writes a number as `Number`'s own `Serialize` does,
+/// without building the `Number` (a `String` and a parse of the text for every
+/// amount); a test checks the two are written alike, by `serde_json` and by any other
+/// serializer.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// Serializes a decimal as the JSON number of its text (`Decimal`'s `Display`),
+/// exactly as the `serde_json::Number` of that text serializes, formatted on the
+/// stack.
+pub(crate) fn serialize_decimal<S: serde::Serializer>(
+    value: Decimal,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    use serde::Serialize;
+    let mut buf = [0_u8; 48];
+    match write_decimal(value, &mut buf) {
+        Some(text) => {
+            let mut number = serializer.serialize_struct(NUMBER_TOKEN, 1)?;
+            number.serialize_field(NUMBER_TOKEN, text)?;
+            number.end()
+        }
+        None => decimal_number(value).serialize(serializer),
+    }
 }
 
 /// A decimal's text as a JSON number, formatted on the stack: a decimal never needs
@@ -390,6 +422,48 @@ mod tests {
                 None => proptest::prop_assert!(value.is_zero() && value.is_sign_negative()),
             }
         }
+    }
+
+    /// A decimal serialized by [`serialize_decimal`] is the `Number` of its text, for
+    /// `serde_json`'s writer and for its `Value` serializer alike.
+    #[test]
+    fn decimals_serialize_as_the_number_of_their_text() {
+        struct Written(Decimal);
+        impl serde::Serialize for Written {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                serialize_decimal(self.0, s)
+            }
+        }
+        for text in [
+            "12.50",
+            "-0.05",
+            "100",
+            "0",
+            "79228162514264337593543950335",
+            "-1.0000000000000000000000000001",
+        ] {
+            let value = d(text);
+            let number = number_value(&value.to_string());
+            assert_eq!(
+                serde_json::to_string(&Written(value)).ok(),
+                serde_json::to_string(&number).ok()
+            );
+            assert_eq!(
+                serde_json::to_value(Written(value)).ok(),
+                Some(number.clone())
+            );
+            assert_eq!(
+                serde_json::to_string(&Written(value)).ok().as_deref(),
+                Some(text)
+            );
+        }
+        // a negative zero is written as Display writes it
+        let mut negative_zero = Decimal::new(0, 2);
+        negative_zero.set_sign_negative(true);
+        assert_eq!(
+            serde_json::to_value(Written(negative_zero)).ok(),
+            Some(decimal_number(negative_zero))
+        );
     }
 
     #[test]

@@ -2,6 +2,9 @@
 //! every party key of peppol.md §1, one yearly sales journal) and the 500-line body of
 //! the create, the UBL and the memory figures, and the timer of their ratios.
 
+// Each bench uses part of the support files.
+#![allow(dead_code)]
+
 use chrono::{DateTime, NaiveDate, Utc};
 use invoicing_core::context::{
     Company, Context, ContextError, DeliveryLocation, Journal, Relation, RelationKind,

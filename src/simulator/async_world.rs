@@ -5,7 +5,7 @@
 //! The stored documents keep the ids of those a `TICK` would change, so a `TICK`
 //! costs what it delivers, not the number of documents stored.
 
-use super::endpoints::{error, json_invalid, not_found_id, one, Answer};
+use super::endpoints::{error, json_invalid, json_out, not_found_id, one, Answer, Out, Reply};
 use super::request::Body;
 use super::Simulator;
 use crate::document::{Document, PeppolStatus};
@@ -92,27 +92,32 @@ impl Simulator {
     }
 
     /// `SET /documents/{id}`: the back office overrides state fields.
-    pub(super) fn set(&mut self, id: &str, body: &Body) -> Answer {
+    pub(super) fn set(&mut self, id: &str, body: &Body) -> Out {
         let Some(stored) = self.documents.get(id) else {
             if self.received.contains_key(id) {
-                return Simulator::received_set(id);
+                return json_out(Simulator::received_set(id));
             }
-            return not_found_id("document", id);
+            return json_out(not_found_id("document", id));
         };
         let state = match body {
             Body::Absent | Body::Json(Value::Null) => {
-                return one(ErrorCode::Missing, Loc::root("body"), "a body is required");
+                return json_out(one(
+                    ErrorCode::Missing,
+                    Loc::root("body"),
+                    "a body is required",
+                ));
             }
-            Body::Invalid { text, reason } => return error(&json_invalid(text, reason).into()),
+            Body::Invalid { text, reason } => {
+                return json_out(error(&json_invalid(text, reason).into()));
+            }
             Body::Json(v) => v,
         };
         match lifecycle::apply_state(stored, state) {
             Ok(doc) => {
-                let answer = (200, doc.to_json());
                 self.documents.insert(id.to_owned(), doc);
-                answer
+                (200, Reply::Stored(id.to_owned()))
             }
-            Err(e) => error(&e),
+            Err(e) => json_out(error(&e)),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! what a live client writes.
 
 use super::auth::header_loc;
-use super::request::{parse_query, Body, Request, Route};
+use super::request::{parse_query, Body, ReqBody, Request, Route};
 use super::Simulator;
 use crate::context::Permissions;
 use crate::document::Document;
@@ -16,6 +16,26 @@ pub(super) use crate::http::{
     error, json_invalid_error as json_invalid, not_found_id, one, Answer,
 };
 use crate::http::{method_not_allowed, unknown_path};
+
+/// A response's body: JSON, or a document, written from its fields when the answer
+/// is written (a document is never turned into a `Value` on its way out).
+#[derive(Debug)]
+pub(super) enum Reply {
+    /// A JSON body.
+    Json(Value),
+    /// A document not kept (a sandbox create or change).
+    Document(Box<Document>),
+    /// The stored document with this id, as it stands when the answer is written.
+    Stored(String),
+}
+
+/// A response: status and body.
+pub(super) type Out = (u16, Reply);
+
+/// A JSON answer as a response.
+pub(super) fn json_out((status, body): Answer) -> Out {
+    (status, Reply::Json(body))
+}
 
 /// The client a request acts for.
 #[derive(Debug, Clone, Copy)]
@@ -55,47 +75,49 @@ fn invalid_body_answer<T>(
 
 impl Simulator {
     /// Answers one request.
-    pub(super) fn dispatch(&mut self, req: &Request) -> Answer {
+    pub(super) fn dispatch(&mut self, req: &Request) -> Out {
         if req.method == "TICK" {
-            return self.tick();
+            return json_out(self.tick());
         }
         let route = req.segments.as_deref().and_then(Route::parse);
         if req.method == "SET" {
             // Back office: no client.
             return match route {
-                Some(Route::Document(id)) => self.set(&id, &req.body),
-                Some(_) => method_not_allowed(&req.method),
-                None => unknown_path(),
+                Some(Route::Document(id)) => self.set(&id, &req.body.read()),
+                Some(_) => json_out(method_not_allowed(&req.method)),
+                None => json_out(unknown_path()),
             };
         }
         if route == Some(Route::Token) {
-            return if req.method == "POST" {
-                self.token(&req.body)
+            return json_out(if req.method == "POST" {
+                self.token(&req.body.read())
             } else {
                 method_not_allowed(&req.method)
-            };
+            });
         }
         let caller = match self.authenticate(req) {
             Ok(caller) => caller,
-            Err(e) => return error(&e),
+            Err(e) => return json_out(error(&e)),
         };
         let Some(route) = route else {
-            return unknown_path();
+            return json_out(unknown_path());
         };
         if !route.allows(&req.method) {
-            return method_not_allowed(&req.method);
+            return json_out(method_not_allowed(&req.method));
         }
-        match route {
-            Route::Documents => self.create(caller, req),
-            Route::Document(id) if req.method == "GET" => match self.documents.get(&id) {
-                Some(doc) => (200, doc.to_json()),
-                None => match self.received.get(&id) {
+        let answer = match route {
+            Route::Documents => return self.create(caller, req),
+            Route::Document(id) if req.method == "GET" => {
+                if self.documents.get(&id).is_some() {
+                    return (200, Reply::Stored(id));
+                }
+                match self.received.get(&id) {
                     Some(inbox) => (200, inbox.to_json(&id)),
                     None => not_found_id("document", &id),
-                },
-            },
-            Route::Document(id) => self.patch(caller, &id, &req.body),
-            Route::DocumentSend(id) => self.send(caller, &id, &req.body),
+                }
+            }
+            Route::Document(id) => return self.patch(caller, &id, &req.body),
+            Route::DocumentSend(id) => return self.send(caller, &id, &req.body.read()),
             Route::DocumentAttachments(_) => crate::http::not_implemented(),
             Route::DocumentUbl(id) => self.ubl_of(&id),
             Route::DeliveryLocations => self.locations_of(req),
@@ -113,9 +135,10 @@ impl Simulator {
                 .journals
                 .get(&id)
                 .map_or_else(|| not_found_id("journal", &id), |rec| (200, rec.clone())),
-            Route::Branding(id) => self.designate_branding(caller, &id, &req.body),
+            Route::Branding(id) => self.designate_branding(caller, &id, &req.body.read()),
             Route::Token => method_not_allowed(&req.method),
-        }
+        };
+        json_out(answer)
     }
 
     /// The client of a request: named by `client` (headers then ignored), or
@@ -188,48 +211,59 @@ impl Simulator {
     }
 
     /// `POST /documents[?send_peppol=…]`.
-    fn create(&mut self, caller: Caller, req: &Request) -> Answer {
+    fn create(&mut self, caller: Caller, req: &Request) -> Out {
         let id = if caller.sandbox {
             format!("sbx-{}", self.created_sandbox.saturating_add(1))
         } else {
             format!("doc-{}", self.created_live.saturating_add(1))
         };
         let send_peppol = req.query_param("send_peppol");
-        let attempt = lifecycle::create(
-            &self.world,
-            caller.permissions,
-            send_peppol,
-            req.body.json(),
-            &id,
-        );
-        if let Body::Invalid { text, reason } = &req.body {
-            return invalid_body_answer(attempt, text, reason, true);
+        let (perms, world) = (caller.permissions, &self.world);
+        let attempt = match &req.body {
+            ReqBody::Json(text) => {
+                lifecycle::create_bytes(world, perms, send_peppol, text.as_bytes(), &id)
+            }
+            ReqBody::Read(body) => lifecycle::create(world, perms, send_peppol, body.json(), &id),
+        };
+        if let ReqBody::Read(Body::Invalid { text, reason }) = &req.body {
+            return json_out(invalid_body_answer(attempt, text, reason, true));
         }
         let created = match attempt {
             Ok(created) => created,
-            Err(e) => return error(&e),
-        };
-        let answer = match &created.send_error {
-            Some(e) => error(e),
-            None => (201, created.document.to_json()),
+            Err(e) => return json_out(error(&e)),
         };
         if caller.sandbox {
             self.created_sandbox = self.created_sandbox.saturating_add(1);
-        } else {
-            self.created_live = self.created_live.saturating_add(1);
-            self.world.advance(&created.number);
-            self.documents.insert(id, created.document);
+            return match &created.send_error {
+                Some(e) => json_out(error(e)),
+                None => (201, Reply::Document(Box::new(created.document))),
+            };
         }
+        self.created_live = self.created_live.saturating_add(1);
+        self.world.advance(&created.number);
+        let answer = match &created.send_error {
+            Some(e) => json_out(error(e)),
+            None => (201, Reply::Stored(id.clone())),
+        };
+        self.documents.insert(id, created.document);
         answer
     }
 
     /// `PATCH /documents/{id}`.
-    fn patch(&mut self, caller: Caller, id: &str, body: &Body) -> Answer {
+    fn patch(&mut self, caller: Caller, id: &str, body: &ReqBody) -> Out {
         let Some(stored) = self.documents.get(id) else {
-            return self.patch_received(caller, id, body);
+            return json_out(self.patch_received(caller, id, &body.read()));
         };
-        let attempt = lifecycle::patch(&self.world, caller.permissions, stored, body.json());
-        self.keep(caller, id, attempt, body)
+        let (perms, world) = (caller.permissions, &self.world);
+        let attempt = match body {
+            ReqBody::Json(text) => lifecycle::patch_bytes(world, perms, stored, text.as_bytes()),
+            ReqBody::Read(body) => lifecycle::patch(world, perms, stored, body.json()),
+        };
+        let invalid = match body {
+            ReqBody::Read(Body::Invalid { text, reason }) => Some((text.as_str(), reason.as_str())),
+            ReqBody::Read(_) | ReqBody::Json(_) => None,
+        };
+        self.keep(caller, id, attempt, invalid)
     }
 
     /// PATCH of a received document: `paid_amount` only (peppol.md §4).
@@ -259,21 +293,25 @@ impl Simulator {
     }
 
     /// `POST /documents/{id}/send`.
-    fn send(&mut self, caller: Caller, id: &str, body: &Body) -> Answer {
+    fn send(&mut self, caller: Caller, id: &str, body: &Body) -> Out {
         let Some(stored) = self.documents.get(id) else {
             if self.received.contains_key(id) {
                 let e = lifecycle::send_received(caller.permissions, id, body.json());
-                return match body {
+                return json_out(match body {
                     Body::Invalid { text, reason } => {
                         invalid_body_answer::<()>(Err(e), text, reason, false)
                     }
                     _ => error(&e),
-                };
+                });
             }
-            return not_found_id("document", id);
+            return json_out(not_found_id("document", id));
         };
         let attempt = lifecycle::send(&self.world, caller.permissions, stored, body.json());
-        self.keep(caller, id, attempt, body)
+        let invalid = match body {
+            Body::Invalid { text, reason } => Some((text.as_str(), reason.as_str())),
+            Body::Absent | Body::Json(_) => None,
+        };
+        self.keep(caller, id, attempt, invalid)
     }
 
     /// Answers an updated document, stored when the caller is live.
@@ -282,20 +320,18 @@ impl Simulator {
         caller: Caller,
         id: &str,
         attempt: Result<Document, ApiError>,
-        body: &Body,
-    ) -> Answer {
-        if let Body::Invalid { text, reason } = body {
-            return invalid_body_answer(attempt, text, reason, false);
+        invalid: Option<(&str, &str)>,
+    ) -> Out {
+        if let Some((text, reason)) = invalid {
+            return json_out(invalid_body_answer(attempt, text, reason, false));
         }
         match attempt {
+            Ok(doc) if caller.sandbox => (200, Reply::Document(Box::new(doc))),
             Ok(doc) => {
-                let answer = (200, doc.to_json());
-                if !caller.sandbox {
-                    self.documents.insert(id.to_owned(), doc);
-                }
-                answer
+                self.documents.insert(id.to_owned(), doc);
+                (200, Reply::Stored(id.to_owned()))
             }
-            Err(e) => error(&e),
+            Err(e) => json_out(error(&e)),
         }
     }
 

@@ -233,9 +233,10 @@ impl Simulator {
             query,
             client: None,
             authorization: authorization.map(str::to_owned),
-            body: crate::http::Body::from_bytes(body),
+            body: request::ReqBody::Read(crate::http::Body::from_bytes(body)),
         };
-        self.dispatch(&req)
+        let (status, reply) = self.dispatch(&req);
+        (status, self.reply_value(reply))
     }
 
     /// Runs the scenario's own requests in order and answers
@@ -277,7 +278,9 @@ impl Simulator {
         out: &mut W,
     ) -> std::io::Result<()> {
         let requests = std::mem::take(&mut self.requests);
-        stream::write_responses(out, requests, |request| self.handle(&request))
+        stream::write_responses(out, requests, |request, responses| {
+            self.write_answer(request::Request::from_json(&request), responses)
+        })
     }
 
     /// Handles one request (an object as in a scenario's `requests[]`) and answers its
@@ -285,9 +288,47 @@ impl Simulator {
     /// non-string path…) answers 400 `{"error": "…"}`; [`Simulator::load`] refuses
     /// such requests in a scenario, so [`run`] never answers 400.
     pub fn handle(&mut self, request: &Value) -> (u16, Value) {
-        match request::Request::from_json(request) {
+        let (status, reply) = self.answer(request::Request::from_json(request));
+        (status, self.reply_value(reply))
+    }
+
+    /// The answer to a request as read: 400 for a request object that is malformed.
+    fn answer(&mut self, request: Result<request::Request, String>) -> endpoints::Out {
+        match request {
             Ok(req) => self.dispatch(&req),
-            Err(e) => (400, json!({ "error": format!("request: {e}") })),
+            Err(e) => (
+                400,
+                endpoints::Reply::Json(json!({ "error": format!("request: {e}") })),
+            ),
+        }
+    }
+
+    /// Answers a request as read, and writes the response.
+    fn write_answer<W: std::io::Write + ?Sized>(
+        &mut self,
+        request: Result<request::Request, String>,
+        responses: &mut stream::Responses<'_, W>,
+    ) -> std::io::Result<()> {
+        let (status, reply) = self.answer(request);
+        match &reply {
+            endpoints::Reply::Json(body) => responses.write(status, body),
+            endpoints::Reply::Document(doc) => responses.write(status, &**doc),
+            endpoints::Reply::Stored(id) => match self.documents.get(id) {
+                Some(doc) => responses.write(status, doc),
+                None => responses.write(status, &Value::Null),
+            },
+        }
+    }
+
+    /// A response's body as a value.
+    fn reply_value(&self, reply: endpoints::Reply) -> Value {
+        match reply {
+            endpoints::Reply::Json(body) => body,
+            endpoints::Reply::Document(doc) => doc.to_json(),
+            endpoints::Reply::Stored(id) => self
+                .documents
+                .get(&id)
+                .map_or(Value::Null, Document::to_json),
         }
     }
 }
@@ -333,7 +374,9 @@ pub fn run_to<W: std::io::Write + ?Sized>(
 ) -> std::io::Result<Result<(), ScenarioError>> {
     let loaded = match raw::load(scenario) {
         Some(Ok((mut sim, requests))) => {
-            stream::write_responses(out, requests, |request| sim.handle(&raw::request(request)))?;
+            stream::write_responses(out, requests, |request, responses| {
+                sim.write_answer(request::Request::from_text(request.get()), responses)
+            })?;
             return Ok(Ok(()));
         }
         Some(Err(e)) => Err(e),

@@ -85,21 +85,14 @@ pub(super) fn load(bytes: &[u8]) -> Option<Result<(Simulator, Vec<&RawValue>), S
         if depth(raw.get()) > MAX_REQUEST_DEPTH {
             return None;
         }
-        let value: Value = serde_json::from_str(raw.get()).ok()?;
         if first_error.is_none() {
-            if let Err(e) = Request::from_json(&value) {
+            if let Err(e) = Request::from_text(raw.get()) {
                 first_error = Some(malformed(format!("requests[{i}]: {e}")));
             }
         }
     }
     let top = Value::Object(scenario.top);
     Some(load_with(&top, Taken::Checked(first_error)).map(|sim| (sim, requests)))
-}
-
-/// Reads one request's text, checked at load.
-pub(super) fn request(raw: &RawValue) -> Value {
-    // Read at load already: never fails; a failure would answer 400 (not an object).
-    serde_json::from_str(raw.get()).unwrap_or_default()
 }
 
 /// The deepest nesting of arrays and objects in a JSON text (strings skipped).

@@ -1,13 +1,41 @@
 //! A scenario request (`method`, `path`, `client`, `headers`, `body` or `raw_body`),
 //! read once into a typed value, and the route its path names.
 
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::Value;
+use std::borrow::Cow;
+use std::fmt;
 
 pub(crate) use crate::http::Body;
 
+/// A request's body: read, or the JSON text of a scenario's `body`, read by the
+/// endpoint that takes it (the create and PATCH endpoints read it in one typed pass,
+/// [`crate::lifecycle::create_bytes`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ReqBody<'a> {
+    /// A body already read.
+    Read(Body),
+    /// Valid JSON text (a scenario's `body`, as written there).
+    Json(&'a str),
+}
+
+impl ReqBody<'_> {
+    /// The body as read: [`Body::Json`] of the text, for a JSON text.
+    pub(crate) fn read(&self) -> Cow<'_, Body> {
+        match self {
+            ReqBody::Read(body) => Cow::Borrowed(body),
+            // Valid JSON by construction (a raw value of a parsed scenario).
+            ReqBody::Json(text) => {
+                Cow::Owned(Body::Json(serde_json::from_str(text).unwrap_or_default()))
+            }
+        }
+    }
+}
+
 /// One request of a scenario, checked for its shape.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Request {
+pub(crate) struct Request<'a> {
     /// The method, in upper case (`GET`, `POST`, `TICK`, `SET`, …).
     pub(crate) method: String,
     /// The path without its query string, split into percent-decoded segments;
@@ -20,22 +48,107 @@ pub(crate) struct Request {
     /// The `authorization` header (name in any case), if any.
     pub(crate) authorization: Option<String>,
     /// The body.
-    pub(crate) body: Body,
+    pub(crate) body: ReqBody<'a>,
 }
 
-impl Request {
+/// The keys of a request object that the simulator reads; a key given twice keeps
+/// its last value, as in a `Value`. `body` stays text.
+#[derive(Default)]
+struct Fields<'a> {
+    method: Option<Value>,
+    path: Option<Value>,
+    client: Option<Value>,
+    headers: Option<Value>,
+    body: Option<&'a RawValue>,
+    raw_body: Option<Value>,
+}
+
+impl<'de> Deserialize<'de> for Fields<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(FieldsVisitor)
+    }
+}
+
+struct FieldsVisitor;
+
+impl<'de> Visitor<'de> for FieldsVisitor {
+    type Value = Fields<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a request object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut fields = Fields::default();
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            match &*key {
+                "method" => fields.method = Some(map.next_value()?),
+                "path" => fields.path = Some(map.next_value()?),
+                "client" => fields.client = Some(map.next_value()?),
+                "headers" => fields.headers = Some(map.next_value()?),
+                "body" => fields.body = Some(map.next_value()?),
+                "raw_body" => fields.raw_body = Some(map.next_value()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(fields)
+    }
+}
+
+impl<'a> Request<'a> {
     /// Reads a request object. The error says what is wrong, without saying which
     /// request it is (the caller prefixes `requests[i]: `).
-    pub(crate) fn from_json(value: &Value) -> Result<Request, String> {
+    pub(crate) fn from_json(value: &Value) -> Result<Request<'a>, String> {
         let Value::Object(obj) = value else {
             return Err("a request must be an object".into());
         };
-        let method = match obj.get("method") {
+        let body = obj
+            .get("body")
+            .map(|v| ReqBody::Read(Body::Json(v.clone())));
+        Request::from_fields(
+            obj.get("method"),
+            obj.get("path"),
+            obj.get("client"),
+            obj.get("headers"),
+            body,
+            obj.get("raw_body"),
+        )
+    }
+
+    /// Reads a request from its JSON text (valid JSON: a raw value of a parsed
+    /// scenario) as [`Request::from_json`] reads its value, its `body` left as text.
+    pub(crate) fn from_text(text: &'a str) -> Result<Request<'a>, String> {
+        let fields = match text.trim_start().as_bytes().first() {
+            Some(b'{') => serde_json::from_str::<Fields<'a>>(text).map_err(|e| e.to_string())?,
+            _ => return Err("a request must be an object".into()),
+        };
+        Request::from_fields(
+            fields.method.as_ref(),
+            fields.path.as_ref(),
+            fields.client.as_ref(),
+            fields.headers.as_ref(),
+            fields.body.map(|raw| ReqBody::Json(raw.get())),
+            fields.raw_body.as_ref(),
+        )
+    }
+
+    /// Checks the keys of a request, in the order of its errors.
+    fn from_fields(
+        method: Option<&Value>,
+        path: Option<&Value>,
+        client: Option<&Value>,
+        headers: Option<&Value>,
+        body: Option<ReqBody<'a>>,
+        raw_body: Option<&Value>,
+    ) -> Result<Request<'a>, String> {
+        let method = match method {
             None | Some(Value::Null) => return Err("missing method".into()),
             Some(Value::String(m)) if !m.is_empty() => m.to_ascii_uppercase(),
             Some(_) => return Err("method must be a non-empty string".into()),
         };
-        let path = match obj.get("path") {
+        let path = match path {
             None | Some(Value::Null) => None,
             Some(Value::String(p)) => Some(p.as_str()),
             Some(_) => return Err("path must be a string".into()),
@@ -43,12 +156,12 @@ impl Request {
         if path.is_none() && method != "TICK" {
             return Err("missing path (only TICK has none)".into());
         }
-        let client = match obj.get("client") {
+        let client = match client {
             None | Some(Value::Null) => None,
             Some(Value::String(c)) => Some(c.clone()),
             Some(_) => return Err("client must be a string".into()),
         };
-        let authorization = match obj.get("headers") {
+        let authorization = match headers {
             None | Some(Value::Null) => None,
             Some(Value::Object(headers)) => {
                 match headers
@@ -62,12 +175,12 @@ impl Request {
             }
             Some(_) => return Err("headers must be an object".into()),
         };
-        let body = match (obj.get("body"), obj.get("raw_body")) {
+        let body = match (body, raw_body) {
             (Some(_), Some(_)) => return Err("body and raw_body exclude each other".into()),
-            (Some(v), None) => Body::Json(v.clone()),
-            (None, Some(Value::String(text))) => read_raw_body(text),
+            (Some(body), None) => body,
+            (None, Some(Value::String(text))) => ReqBody::Read(read_raw_body(text)),
             (None, Some(_)) => return Err("raw_body must be a string".into()),
-            (None, None) => Body::Absent,
+            (None, None) => ReqBody::Read(Body::Absent),
         };
         let (segments, query) = match path {
             Some(p) => split_path(p),
@@ -270,9 +383,56 @@ mod tests {
             Request::from_json(&json!({"method": "POST", "path": "/", "raw_body": raw}))
                 .unwrap()
                 .body
+                .read()
+                .into_owned()
         };
         assert_eq!(r(""), Body::Absent);
         assert_eq!(r("{\"a\": 1}"), Body::Json(json!({"a": 1})));
         assert!(matches!(r("{"), Body::Invalid { .. }));
+    }
+
+    #[test]
+    fn a_request_read_from_its_text_is_the_request_read_from_its_value() {
+        for text in [
+            r#"{"method": "post", "path": "/documents?send_peppol=true", "client": "app", "body": {"a": [1, 2.50]}}"#,
+            r#"{"method": "GET", "path": "/x", "headers": {"Authorization": "Bearer t"}, "body": null}"#,
+            r#"{"method": "TICK", "body": 1, "body": {"b": 2}, "other": [{}]}"#,
+            r#"{"method": "POST", "path": "/", "raw_body": "{"}"#,
+            r#"{"m\u0065thod": "GET", "path": "/"}"#,
+            r#"{"method": "GET", "path": "/", "body": 1, "raw_body": ""}"#,
+            r#"{"method": "", "path": "/"}"#,
+            r#"{"method": "GET", "path": 5}"#,
+            r#"{"method": "GET"}"#,
+            r#"{"method": "GET", "path": "/", "client": 1}"#,
+            r#"{"method": "GET", "path": "/", "headers": {"authorization": 1}}"#,
+            r#"{"method": "GET", "path": "/", "headers": []}"#,
+            r#"{"method": "GET", "path": "/", "raw_body": 1}"#,
+            r#"{}"#,
+            r#"[1]"#,
+            r#" "x""#,
+        ] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let from_value = Request::from_json(&value).map(|r| {
+                (
+                    r.method.clone(),
+                    r.segments.clone(),
+                    r.query.clone(),
+                    r.client.clone(),
+                    r.authorization.clone(),
+                    r.body.read().into_owned(),
+                )
+            });
+            let from_text = Request::from_text(text).map(|r| {
+                (
+                    r.method.clone(),
+                    r.segments.clone(),
+                    r.query.clone(),
+                    r.client.clone(),
+                    r.authorization.clone(),
+                    r.body.read().into_owned(),
+                )
+            });
+            assert_eq!(from_text, from_value, "{text}");
+        }
     }
 }

@@ -22,33 +22,44 @@ const TRAILER_EMPTY: &[u8] = b"]\n}\n";
 
 /// One response as the answer lists it: `status`, then `body`.
 #[derive(Serialize)]
-struct Response<'a> {
+struct Response<'a, T: ?Sized> {
     status: u16,
-    body: &'a Value,
+    body: &'a T,
+}
+
+/// Where the responses of a scenario are written, one by one, each as
+/// `{"status", "body"}` two levels deep in the answer.
+pub(super) struct Responses<'w, W: ?Sized> {
+    out: &'w mut W,
+    first: bool,
+}
+
+impl<W: Write + ?Sized> Responses<'_, W> {
+    /// Writes one response: its status and its body.
+    pub(super) fn write<T: Serialize + ?Sized>(&mut self, status: u16, body: &T) -> io::Result<()> {
+        self.out.write_all(if self.first { FIRST } else { NEXT })?;
+        self.first = false;
+        let mut ser = Serializer::with_formatter(&mut *self.out, nested_formatter()?);
+        Response { status, body }.serialize(&mut ser)?;
+        Ok(())
+    }
 }
 
 /// Writes the responses answered one by one by `answer`, as the pretty answer
-/// `{"responses": [...]}` and a newline. Each response is written, then dropped,
-/// before the next request is answered.
+/// `{"responses": [...]}` and a newline. `answer` writes exactly one response for
+/// each request, before the next request is answered.
 pub(super) fn write_responses<W, I, F>(out: &mut W, requests: I, mut answer: F) -> io::Result<()>
 where
     W: Write + ?Sized,
     I: IntoIterator,
-    F: FnMut(I::Item) -> (u16, Value),
+    F: FnMut(I::Item, &mut Responses<'_, W>) -> io::Result<()>,
 {
     out.write_all(HEADER)?;
-    let mut first = true;
+    let mut responses = Responses { out, first: true };
     for request in requests {
-        let (status, body) = answer(request);
-        out.write_all(if first { FIRST } else { NEXT })?;
-        first = false;
-        let mut ser = Serializer::with_formatter(&mut *out, nested_formatter()?);
-        Response {
-            status,
-            body: &body,
-        }
-        .serialize(&mut ser)?;
+        answer(request, &mut responses)?;
     }
+    let first = responses.first;
     out.write_all(if first { TRAILER_EMPTY } else { TRAILER })
 }
 
