@@ -407,8 +407,8 @@ mod tests {
             r#"{"method": "GET", "path": "/", "headers": {"authorization": 1}}"#,
             r#"{"method": "GET", "path": "/", "headers": []}"#,
             r#"{"method": "GET", "path": "/", "raw_body": 1}"#,
-            r#"{}"#,
-            r#"[1]"#,
+            "{}",
+            "[1]",
             r#" "x""#,
         ] {
             let value: Value = serde_json::from_str(text).unwrap();

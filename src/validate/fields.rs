@@ -3,10 +3,66 @@
 //! request allocates none.
 
 use crate::error::{ErrorCode, Loc, ValidationError};
-use crate::number::{decimal_from_json, NumberError};
+use crate::number::{decimal_from_json, parse_decimal, NumberError};
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
+
+/// A JSON value as the line readers take it: a `Value`, or the JSON text of one (a
+/// line's values in the typed pass, [`super::typed::TypedBody`]). The readers take a
+/// valid number or string straight from the text; anything else (another shape, an
+/// escaped string, a value a rule refuses) is read as a `Value` and answered by the
+/// `Value` readers, so both give the same answer and the same errors.
+pub trait JsonIn<'a>: Copy {
+    /// The value.
+    fn value(self) -> Cow<'a, Value>;
+    /// Whether the value is null.
+    fn is_null(self) -> bool;
+    /// The text of a JSON number.
+    fn number_text(self) -> Option<&'a str>;
+    /// A string's content, when it can be read without decoding (any string of a
+    /// `Value`; a string with no escape in a JSON text).
+    fn plain_str(self) -> Option<&'a str>;
+}
+
+impl<'a> JsonIn<'a> for &'a Value {
+    fn value(self) -> Cow<'a, Value> {
+        Cow::Borrowed(self)
+    }
+    fn is_null(self) -> bool {
+        Value::is_null(self)
+    }
+    fn number_text(self) -> Option<&'a str> {
+        match self {
+            Value::Number(n) => Some(n.as_str()),
+            _ => None,
+        }
+    }
+    fn plain_str(self) -> Option<&'a str> {
+        self.as_str()
+    }
+}
+
+/// The text of a raw value the parser took has no whitespace around it.
+impl<'a> JsonIn<'a> for &'a RawValue {
+    fn value(self) -> Cow<'a, Value> {
+        // Valid JSON by construction: the text of a value the parser took.
+        Cow::Owned(serde_json::from_str(self.get()).unwrap_or_default())
+    }
+    fn is_null(self) -> bool {
+        self.get() == "null"
+    }
+    fn number_text(self) -> Option<&'a str> {
+        let text = self.get();
+        matches!(text.as_bytes().first(), Some(b'-' | b'0'..=b'9')).then_some(text)
+    }
+    fn plain_str(self) -> Option<&'a str> {
+        let inner = self.get().strip_prefix('"')?.strip_suffix('"')?;
+        (!inner.contains('\\')).then_some(inner)
+    }
+}
 
 /// Errors collected while reading one request.
 #[derive(Debug, Default)]
@@ -155,6 +211,20 @@ pub fn string(
     Some(s.clone())
 }
 
+/// [`string`] of a value or of its text.
+pub fn string_in<'a>(
+    value: impl JsonIn<'a>,
+    loc: &Loc,
+    key: &str,
+    max: Option<usize>,
+    errors: &mut Errors,
+) -> Option<String> {
+    match value.plain_str() {
+        Some(s) if max.is_none_or(|max| s.len() <= max) => Some(s.to_owned()),
+        _ => string(&value.value(), loc, key, max, errors),
+    }
+}
+
 /// Reads a `YYYY-MM-DD` date.
 pub fn date(value: &Value, loc: &Loc, key: &str, errors: &mut Errors) -> Option<NaiveDate> {
     let parsed = match value {
@@ -204,6 +274,16 @@ pub struct NumberRule {
     pub le: Option<Decimal>,
     /// At most so many decimals, trailing zeros aside.
     pub max_places: Option<u32>,
+}
+
+impl NumberRule {
+    /// Whether the rule takes `d`: what [`number`] checks once `d` is read.
+    fn accepts(&self, d: Decimal) -> bool {
+        self.gt.is_none_or(|b| d > b)
+            && self.ge.is_none_or(|b| d >= b)
+            && self.le.is_none_or(|b| d <= b)
+            && self.max_places.is_none_or(|p| within_places(d, p))
+    }
 }
 
 /// Reads a number (JSON number or decimal string) and checks it against `rule`: one
@@ -290,12 +370,50 @@ pub fn number(
         }
     }
     if let Some(places) = rule.max_places {
-        if d.normalize().scale() > places {
+        if !within_places(d, places) {
             places_error(errors, places);
             return None;
         }
     }
     Some(d)
+}
+
+/// Whether `d` has at most `places` decimals, trailing zeros aside.
+fn within_places(d: Decimal, places: u32) -> bool {
+    d.scale() <= places || d.normalize().scale() <= places
+}
+
+/// [`number`] of a value or of its text.
+pub fn number_in<'a>(
+    value: impl JsonIn<'a>,
+    loc: &Loc,
+    key: &str,
+    rule: NumberRule,
+    errors: &mut Errors,
+) -> Option<Decimal> {
+    // decimal_from_json's reading: a number's text, or a string's trimmed content
+    let text = value
+        .number_text()
+        .or_else(|| value.plain_str().map(str::trim));
+    match text.and_then(|t| parse_decimal(t).ok()) {
+        Some(d) if rule.accepts(d) => Some(d),
+        _ => number(&value.value(), loc, key, rule, errors),
+    }
+}
+
+/// [`one_of`] of a value or of its text.
+pub fn one_of_in<'a, T>(
+    value: impl JsonIn<'a>,
+    loc: &Loc,
+    key: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    expected: &str,
+    errors: &mut Errors,
+) -> Option<T> {
+    match value.plain_str().and_then(&parse) {
+        Some(parsed) => Some(parsed),
+        None => one_of(&value.value(), loc, key, parse, expected, errors),
+    }
 }
 
 /// Reads one value of a closed set of strings.

@@ -1,12 +1,16 @@
 //! Lines and allowances/charges as sent in a request body (decisions.md §4, §8).
 
-use super::fields::{fields_of, missing, number, one_of, string, Errors, NumberRule};
+use super::fields::{
+    fields_of, missing, number, number_in, one_of, one_of_in, string, string_in, Errors, JsonIn,
+    NumberRule,
+};
 use crate::compute::{AllowanceCharge, AllowanceKind, AllowanceValue, LinePricing};
 use crate::document::Line;
 use crate::error::{ErrorCode, Loc};
 use crate::money::Currency;
 use crate::vat::VatCode;
 use rust_decimal::Decimal;
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
 /// Most lines a request may carry (interface.md Limits).
@@ -230,7 +234,7 @@ fn line(
 /// Reads the lines of a typed pass: each line's values by [`LINE_KEYS`] (null read as
 /// absent), the same rules and errors as [`lines`].
 pub fn typed_lines(
-    items: &[[Option<Value>; 12]],
+    items: &[[Option<&RawValue>; 12]],
     loc: &Loc,
     currency: Option<Currency>,
     errors: &mut Errors,
@@ -242,7 +246,7 @@ pub fn typed_lines(
     let list_loc = loc.key("lines");
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let slots = item.each_ref().map(|v| v.as_ref().filter(|v| !v.is_null()));
+        let slots = item.map(|v| v.filter(|v| !JsonIn::is_null(*v)));
         let start = errors.len();
         if let Some(line) = line_fields(slots, &list_loc.index(i), start, currency, errors) {
             out.push(line);
@@ -253,8 +257,8 @@ pub fn typed_lines(
 
 /// Reads one line from its values by [`LINE_KEYS`]; `before` is the error count
 /// before the line's keys were checked (any error since refuses the line).
-fn line_fields(
-    slots: [Option<&Value>; 12],
+fn line_fields<'a, J: JsonIn<'a>>(
+    slots: [Option<J>; 12],
     loc: &Loc,
     before: usize,
     currency: Option<Currency>,
@@ -267,7 +271,7 @@ fn line_fields(
             missing(loc, "quantity", errors);
             None
         }
-        Some(v) => number(
+        Some(v) => number_in(
             v,
             loc,
             "quantity",
@@ -285,7 +289,7 @@ fn line_fields(
             missing(loc, "unit_price", errors);
             None
         }
-        Some(v) => number(
+        Some(v) => number_in(
             v,
             loc,
             "unit_price",
@@ -301,7 +305,7 @@ fn line_fields(
     // decisions.md §4: vat_code defaults to standard; reserved codes are refused
     let vat_code = match vat_code {
         None => Some(VatCode::Standard),
-        Some(v) => match one_of(
+        Some(v) => match one_of_in(
             v,
             loc,
             "vat_code",
@@ -314,7 +318,7 @@ fn line_fields(
                     ErrorCode::VatCodeReserved,
                     loc.key("vat_code"),
                     format!("the vat code {code} is reserved for legacy documents and cannot be sent"),
-                    v,
+                    &v.value(),
                 );
                 None
             }
@@ -322,8 +326,8 @@ fn line_fields(
         },
     };
     let vat_rate = vat_rate(vat_rate_value, loc, vat_code, errors);
-    let text = |value: Option<&Value>, key: &str, errors: &mut Errors| {
-        value.and_then(|v| string(v, loc, key, None, errors))
+    let text = |value: Option<J>, key: &str, errors: &mut Errors| {
+        value.and_then(|v| string_in(v, loc, key, None, errors))
     };
     let item_name = text(item_name, "item_name", errors);
     let item_description = text(item_description, "item_description", errors);
@@ -331,7 +335,8 @@ fn line_fields(
     let section_name = text(section_name, "section_name", errors);
     let item_identification = text(item_identification, "item_identification", errors);
     let product_code = text(product_code, "product_code", errors);
-    let item_properties = match item_properties {
+    let item_properties = item_properties.map(JsonIn::value);
+    let item_properties = match item_properties.as_deref() {
         None => None,
         Some(Value::Object(props)) => {
             let props_loc = loc.key("item_properties");
@@ -359,7 +364,7 @@ fn line_fields(
     };
     let acs = match acs {
         None => Some(Vec::new()),
-        Some(v) => allowance_charges(v, loc, "allowance_charges", currency, errors),
+        Some(v) => allowance_charges(&v.value(), loc, "allowance_charges", currency, errors),
     };
     if errors.len() != before {
         return None;
@@ -387,8 +392,8 @@ fn line_fields(
 /// takes no rate at all. Returns `Some(rate)` when valid (`Some(None)` for
 /// not_subject), `None` on an error.
 #[allow(clippy::option_option)]
-fn vat_rate(
-    value: Option<&Value>,
+fn vat_rate<'a>(
+    value: Option<impl JsonIn<'a>>,
     loc: &Loc,
     code: Option<VatCode>,
     errors: &mut Errors,
@@ -397,7 +402,7 @@ fn vat_rate(
     let Some(code) = code else {
         // The code is invalid: check the rate's shape alone.
         if let Some(v) = value {
-            number(v, loc, "vat_rate", NumberRule::default(), errors);
+            number_in(v, loc, "vat_rate", NumberRule::default(), errors);
         }
         return None;
     };
@@ -410,20 +415,22 @@ fn vat_rate(
             );
             None
         }
-        (VatCode::Standard, Some(v)) => number(v, loc, "vat_rate", rate_rule(), errors).map(Some),
+        (VatCode::Standard, Some(v)) => {
+            number_in(v, loc, "vat_rate", rate_rule(), errors).map(Some)
+        }
         (VatCode::NotSubject, None) => Some(None),
         (VatCode::NotSubject, Some(v)) => {
             errors.push_input(
                 ErrorCode::VatRateNotAllowed,
                 loc.key("vat_rate"),
                 "a not_subject line takes no vat_rate",
-                v,
+                &v.value(),
             );
             None
         }
         (_, None) => Some(Some(Decimal::ZERO)),
         (code, Some(v)) => {
-            let rate = number(v, loc, "vat_rate", NumberRule::default(), errors)?;
+            let rate = number_in(v, loc, "vat_rate", NumberRule::default(), errors)?;
             if rate.is_zero() {
                 Some(Some(rate))
             } else {
@@ -431,7 +438,7 @@ fn vat_rate(
                     ErrorCode::VatRateNotAllowed,
                     loc.key("vat_rate"),
                     format!("{code} lines take vat_rate 0"),
-                    v,
+                    &v.value(),
                 );
                 None
             }

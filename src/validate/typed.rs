@@ -16,29 +16,31 @@ use crate::document::Line;
 use crate::error::Loc;
 use crate::money::Currency;
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::fmt;
 
-/// The values of one line by [`LINE_KEYS`].
-type LineSlots = [Option<Value>; 12];
+/// The values of one line by [`LINE_KEYS`], as their JSON text in the body's bytes:
+/// nothing is allocated for a line until its rules read it.
+type LineSlots<'de> = [Option<&'de RawValue>; 12];
 
 /// A body read in one typed pass.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TypedBody {
+#[derive(Debug, Clone)]
+pub struct TypedBody<'de> {
     /// The values by [`BODY_KEYS`] (the `lines` slot stays empty).
     top: Vec<Option<Value>>,
     /// The lines, if sent.
-    lines: Option<Vec<LineSlots>>,
+    lines: Option<Vec<LineSlots<'de>>>,
 }
 
-impl TypedBody {
+impl<'de> TypedBody<'de> {
     /// The body of these bytes, or `None` when they must be read as a `Value`.
-    pub fn from_slice(bytes: &[u8]) -> Option<TypedBody> {
+    pub fn from_slice(bytes: &'de [u8]) -> Option<TypedBody<'de>> {
         serde_json::from_slice(bytes).ok()
     }
 }
 
-impl Source for TypedBody {
+impl Source for TypedBody<'_> {
     fn slot(&self, key: &str) -> Slot<'_> {
         let value = BODY_KEYS
             .iter()
@@ -95,8 +97,8 @@ impl Visitor<'_> for KeyIn<'_> {
     }
 }
 
-impl<'de> Deserialize<'de> for TypedBody {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TypedBody, D::Error> {
+impl<'de> Deserialize<'de> for TypedBody<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TypedBody<'de>, D::Error> {
         d.deserialize_map(BodyVisitor)
     }
 }
@@ -104,13 +106,13 @@ impl<'de> Deserialize<'de> for TypedBody {
 struct BodyVisitor;
 
 impl<'de> Visitor<'de> for BodyVisitor {
-    type Value = TypedBody;
+    type Value = TypedBody<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a body object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TypedBody, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TypedBody<'de>, A::Error> {
         let mut top: Vec<Option<Value>> = vec![None; BODY_KEYS.len()];
         let mut lines = None;
         while let Some(i) = map.next_key_seed(KeyIn(BODY_KEYS))? {
@@ -132,10 +134,10 @@ impl<'de> Visitor<'de> for BodyVisitor {
 }
 
 /// `lines`: a list of line objects.
-struct Lines(Vec<LineSlots>);
+struct Lines<'de>(Vec<LineSlots<'de>>);
 
-impl<'de> Deserialize<'de> for Lines {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Lines, D::Error> {
+impl<'de> Deserialize<'de> for Lines<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Lines<'de>, D::Error> {
         d.deserialize_seq(LinesVisitor)
     }
 }
@@ -143,14 +145,14 @@ impl<'de> Deserialize<'de> for Lines {
 struct LinesVisitor;
 
 impl<'de> Visitor<'de> for LinesVisitor {
-    type Value = Lines;
+    type Value = Lines<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a list of lines")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Lines, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Lines<'de>, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(64).min(1024));
         while let Some(LineObject(slots)) = seq.next_element()? {
             out.push(slots);
         }
@@ -159,10 +161,10 @@ impl<'de> Visitor<'de> for LinesVisitor {
 }
 
 /// One line object.
-struct LineObject(LineSlots);
+struct LineObject<'de>(LineSlots<'de>);
 
-impl<'de> Deserialize<'de> for LineObject {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<LineObject, D::Error> {
+impl<'de> Deserialize<'de> for LineObject<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<LineObject<'de>, D::Error> {
         d.deserialize_map(LineVisitor)
     }
 }
@@ -170,13 +172,13 @@ impl<'de> Deserialize<'de> for LineObject {
 struct LineVisitor;
 
 impl<'de> Visitor<'de> for LineVisitor {
-    type Value = LineObject;
+    type Value = LineObject<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a line object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<LineObject, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<LineObject<'de>, A::Error> {
         let mut slots: LineSlots = Default::default();
         while let Some(i) = map.next_key_seed(KeyIn(&LINE_KEYS))? {
             let slot = slots
