@@ -48,10 +48,10 @@ pub fn scenario_creates(count: usize, lines: usize) -> Vec<u8> {
     serde_json::to_vec(&scenario).unwrap_or_default()
 }
 
-/// A scenario of `n` creates of a 1-line document, each followed by a TICK.
+/// A scenario of `n` creates of a 10-line document, each followed by a TICK.
 pub fn scenario_creates_and_ticks(n: usize) -> Vec<u8> {
     let mut scenario = scenario_world();
-    let body: Value = serde_json::from_slice(&body(1)).unwrap_or(Value::Null);
+    let body: Value = serde_json::from_slice(&body(10)).unwrap_or(Value::Null);
     let create = json!({"client": "app", "method": "POST", "path": "/documents", "body": body});
     let tick = json!({"method": "TICK"});
     scenario["requests"] = (0..n)

@@ -12,17 +12,19 @@ use crate::document::{Document, PeppolStatus};
 use crate::error::{ErrorCode, Loc};
 use crate::lifecycle;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// The stored documents by id, and the ids of those still pending: a `TICK` would
-/// change them (a file not yet available, a send under way).
+/// change them (a file not yet available, a send under way). Found by hashing: a
+/// lookup costs the same among 40 000 documents as among 40; the rare walks over all
+/// of them (a server saving its world) sort the ids.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Documents {
-    by_id: BTreeMap<String, Document>,
+    by_id: HashMap<String, Document>,
     pending: BTreeSet<String>,
     /// The ids of the documents written since [`Simulator::take_written`] (issued or
     /// received).
-    pub(crate) written: BTreeSet<String>,
+    pub(crate) written: HashSet<String>,
 }
 
 impl Documents {
@@ -40,7 +42,9 @@ impl Documents {
 
     /// Every stored document, in the order of their ids.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &Document> {
-        self.by_id.values()
+        let mut ids: Vec<&String> = self.by_id.keys().collect();
+        ids.sort_unstable();
+        ids.into_iter().filter_map(|id| self.by_id.get(id))
     }
 
     /// Stores a document (replacing the one of that id).

@@ -8,7 +8,7 @@
 
 use crate::context::Permissions;
 use crate::error::ApiError;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// A client of the scenario.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,12 +27,12 @@ pub(crate) struct Client {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Clients {
     list: Vec<Client>,
-    by_id: BTreeMap<String, usize>,
+    by_id: HashMap<String, usize>,
 }
 
 impl From<Vec<Client>> for Clients {
     fn from(list: Vec<Client>) -> Clients {
-        let mut by_id = BTreeMap::new();
+        let mut by_id = HashMap::new();
         for (i, c) in list.iter().enumerate() {
             by_id.entry(c.id.clone()).or_insert(i);
         }
@@ -65,7 +65,7 @@ pub(crate) enum TokenKind {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Tokens {
     issued: u64,
-    by_token: BTreeMap<String, (usize, TokenKind)>,
+    by_token: HashMap<String, (usize, TokenKind)>,
 }
 
 impl Tokens {

@@ -20,7 +20,7 @@ use crate::error::{ErrorCode, Loc};
 use crate::received::{self, ReceivedDocument, ResponseInfo};
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 
 /// The origins of the interface.
 const ORIGINS: [&str; 8] = [
@@ -162,7 +162,7 @@ fn one_of(
 /// the preloaded documents: received documents share their id space.
 pub(crate) fn read_received(
     items: Vec<&Object>,
-    taken: &BTreeSet<String>,
+    taken: &HashSet<String>,
     sim: &mut Simulator,
 ) -> Result<(), ScenarioError> {
     let mut seen = taken.clone();
@@ -215,8 +215,11 @@ pub(crate) fn read_received(
             }
         };
         let doc = received::read(&bytes);
+        // relations in the order of their ids
+        let mut relations: Vec<&crate::context::Relation> = sim.world.relations.values().collect();
+        relations.sort_unstable_by(|a, b| a.id.cmp(&b.id));
         let relation = doc
-            .pick_relation(sim.world.relations.values().map(|r| {
+            .pick_relation(relations.into_iter().map(|r| {
                 (
                     r,
                     r.party.peppol_id.as_deref(),

@@ -45,7 +45,7 @@ pub use world::World;
 use crate::document::Document;
 use auth::{Clients, Tokens};
 use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Why a scenario is malformed: a lowercase message that says what and where, such
 /// as `relations[1]: missing id`.
@@ -75,9 +75,9 @@ impl ScenarioError {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Records {
     /// Relations by id.
-    pub(crate) relations: BTreeMap<String, Value>,
+    pub(crate) relations: HashMap<String, Value>,
     /// Journals by id.
-    pub(crate) journals: BTreeMap<String, Value>,
+    pub(crate) journals: HashMap<String, Value>,
     /// Delivery locations in scenario order: id, `relation_id`, record.
     pub(crate) locations: records::Locations,
     /// Brandings in scenario order: id, record (its `default` kept up to date).
@@ -179,9 +179,11 @@ impl Simulator {
     /// The ids of the documents written (created, changed, moved by `TICK`) since the
     /// last call, in order: what a server persisting the world writes after a request.
     pub fn take_written(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.documents.written)
+        let mut ids: Vec<String> = std::mem::take(&mut self.documents.written)
             .into_iter()
-            .collect()
+            .collect();
+        ids.sort_unstable();
+        ids
     }
 
     /// Replaces the world's documents and journal counters with stored ones (a server

@@ -15,6 +15,7 @@ use super::{ScenarioError, Simulator};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::fmt;
 
 /// How deep a request may nest (its own object counting 1) to be read on its own:
@@ -92,7 +93,7 @@ pub(super) fn load(bytes: &[u8]) -> Option<Result<(Simulator, Vec<&RawValue>), S
         }
     }
     let top = Value::Object(scenario.top);
-    Some(load_with(&top, Taken::Checked(first_error)).map(|sim| (sim, requests)))
+    Some(load_with(Cow::Owned(top), Taken::Checked(first_error)).map(|sim| (sim, requests)))
 }
 
 /// The deepest nesting of arrays and objects in a JSON text (strings skipped).

@@ -3,7 +3,7 @@
 //! a scan per request.
 
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashMap};
 
 /// Delivery locations in scenario order (id, `relation_id`, record), indexed by id
 /// and by relation.
@@ -11,9 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub(crate) struct Locations {
     list: Vec<(String, String, Value)>,
     /// The first location of each id.
-    by_id: BTreeMap<String, usize>,
+    by_id: HashMap<String, usize>,
     /// The locations of each relation, in scenario order.
-    by_relation: BTreeMap<String, Vec<usize>>,
+    by_relation: HashMap<String, Vec<usize>>,
 }
 
 impl Locations {
@@ -50,7 +50,7 @@ impl Locations {
 pub(crate) struct Brandings {
     list: Vec<(String, Value)>,
     /// The first branding of each id.
-    by_id: BTreeMap<String, usize>,
+    by_id: HashMap<String, usize>,
     /// The brandings whose `default` is true.
     defaults: BTreeSet<usize>,
 }

@@ -18,7 +18,8 @@ use crate::validate::fields::in_date_range;
 use crate::vat::VatCode;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashSet};
 
 /// The top-level keys of a scenario; any other is malformed.
 const TOP_LEVEL_KEYS: [&str; 11] = [
@@ -62,12 +63,12 @@ fn load_owned(mut value: Value) -> Result<Simulator, ScenarioError> {
         },
         _ => None,
     };
-    load_with(&value, taken.map_or(Taken::No, Taken::Values))
+    load_with(Cow::Owned(value), taken.map_or(Taken::No, Taken::Values))
 }
 
 /// Reads a scenario already parsed as JSON.
 pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
-    load_with(value, Taken::No)
+    load_with(Cow::Borrowed(value), Taken::No)
 }
 
 /// The requests of a scenario when the caller has already read them.
@@ -83,8 +84,8 @@ pub(super) enum Taken {
 }
 
 /// Reads a scenario whose requests may already have been read (`taken`).
-pub(super) fn load_with(value: &Value, taken: Taken) -> Result<Simulator, ScenarioError> {
-    let Value::Object(top) = value else {
+pub(super) fn load_with(value: Cow<'_, Value>, taken: Taken) -> Result<Simulator, ScenarioError> {
+    let Value::Object(top) = &*value else {
         return Err(malformed("scenario must be a json object"));
     };
     if let Some(key) = top.keys().find(|k| !TOP_LEVEL_KEYS.contains(&k.as_str())) {
@@ -121,15 +122,14 @@ pub(super) fn load_with(value: &Value, taken: Taken) -> Result<Simulator, Scenar
         world.company = read_company(company)?;
     }
     let clients = read_clients(top)?;
-    let mut records = Records::default();
-    read_relations(top, &mut world, &mut records)?;
-    read_journals(top, &mut world, &mut records)?;
-    read_locations(top, &mut world, &mut records)?;
-    read_brandings(top, &mut records)?;
+    let relations = read_relations(top, &mut world)?;
+    let journals = read_journals(top, &mut world)?;
+    let locations = read_locations(top, &mut world)?;
+    let brandings = read_brandings(top)?;
 
     let mut simulator = Simulator {
         world,
-        records,
+        records: Records::default(),
         clients: clients.into(),
         tokens: Tokens::default(),
         documents: Documents::default(),
@@ -140,6 +140,48 @@ pub(super) fn load_with(value: &Value, taken: Taken) -> Result<Simulator, Scenar
     };
     let preloaded = preload_documents(top, &mut simulator)?;
     super::inbox::read_received(list(top, "received")?, &preloaded, &mut simulator)?;
+    // The records, read and checked above, are kept as given: moved out of a scenario
+    // this reading owns, copied from one it borrows.
+    let mut lists = match value {
+        Cow::Owned(Value::Object(mut top)) => {
+            let mut take = |key: &str| match top.get_mut(key) {
+                Some(Value::Array(items)) => std::mem::take(items),
+                _ => Vec::new(),
+            };
+            [
+                take("relations"),
+                take("journals"),
+                take("delivery_locations"),
+                take("brandings"),
+            ]
+        }
+        value => {
+            let copy = |key: &str| match value.get(key) {
+                Some(Value::Array(items)) => items.clone(),
+                _ => Vec::new(),
+            };
+            [
+                copy("relations"),
+                copy("journals"),
+                copy("delivery_locations"),
+                copy("brandings"),
+            ]
+        }
+    }
+    .map(Vec::into_iter);
+    let records = &mut simulator.records;
+    for (id, rec) in relations.into_iter().zip(&mut lists[0]) {
+        records.relations.insert(id, rec);
+    }
+    for (id, rec) in journals.into_iter().zip(&mut lists[1]) {
+        records.journals.insert(id, rec);
+    }
+    for ((id, relation_id), rec) in locations.into_iter().zip(&mut lists[2]) {
+        records.locations.push((id, relation_id, rec));
+    }
+    for (id, rec) in brandings.into_iter().zip(&mut lists[3]) {
+        records.brandings.push((id, rec));
+    }
     Ok(simulator)
 }
 
@@ -199,7 +241,7 @@ fn record_id(
     rec: &Object,
     at: &str,
     key: &str,
-    seen: &mut BTreeSet<String>,
+    seen: &mut HashSet<String>,
 ) -> Result<String, ScenarioError> {
     let id = match rec.get(key) {
         None | Some(Value::Null) => return Err(malformed(format!("{at}: missing {key}"))),
@@ -325,7 +367,7 @@ fn read_company(value: &Value) -> Result<crate::context::Company, ScenarioError>
 }
 
 fn read_clients(top: &Object) -> Result<Vec<Client>, ScenarioError> {
-    let mut seen = BTreeSet::new();
+    let mut seen = HashSet::new();
     let mut clients = Vec::new();
     for (i, rec) in list(top, "clients")?.into_iter().enumerate() {
         let at = format!("clients[{i}]");
@@ -368,12 +410,10 @@ fn read_clients(top: &Object) -> Result<Vec<Client>, ScenarioError> {
     Ok(clients)
 }
 
-fn read_relations(
-    top: &Object,
-    world: &mut World,
-    records: &mut Records,
-) -> Result<(), ScenarioError> {
-    let mut seen = BTreeSet::new();
+/// Reads the relations into the world; their ids, in order.
+fn read_relations(top: &Object, world: &mut World) -> Result<Vec<String>, ScenarioError> {
+    let mut seen = HashSet::new();
+    let mut ids = Vec::new();
     for (i, rec) in list(top, "relations")?.into_iter().enumerate() {
         let at = format!("relations[{i}]");
         let id = record_id(rec, &at, "id", &mut seen)?;
@@ -409,17 +449,15 @@ fn read_relations(
                 party: read_party(rec, &at, false)?,
             },
         );
-        records.relations.insert(id, Value::Object(rec.clone()));
+        ids.push(id);
     }
-    Ok(())
+    Ok(ids)
 }
 
-fn read_journals(
-    top: &Object,
-    world: &mut World,
-    records: &mut Records,
-) -> Result<(), ScenarioError> {
-    let mut seen = BTreeSet::new();
+/// Reads the journals into the world; their ids, in order.
+fn read_journals(top: &Object, world: &mut World) -> Result<Vec<String>, ScenarioError> {
+    let mut seen = HashSet::new();
+    let mut ids = Vec::new();
     let mut default_at: BTreeMap<JournalCategory, usize> = BTreeMap::new();
     for (i, rec) in list(top, "journals")?.into_iter().enumerate() {
         let at = format!("journals[{i}]");
@@ -473,17 +511,15 @@ fn read_journals(
                 prefix,
             },
         );
-        records.journals.insert(id, Value::Object(rec.clone()));
+        ids.push(id);
     }
-    Ok(())
+    Ok(ids)
 }
 
-fn read_locations(
-    top: &Object,
-    world: &mut World,
-    records: &mut Records,
-) -> Result<(), ScenarioError> {
-    let mut seen = BTreeSet::new();
+/// Reads the delivery locations into the world; their ids and relations, in order.
+fn read_locations(top: &Object, world: &mut World) -> Result<Vec<(String, String)>, ScenarioError> {
+    let mut seen = HashSet::new();
+    let mut ids = Vec::new();
     for (i, rec) in list(top, "delivery_locations")?.into_iter().enumerate() {
         let at = format!("delivery_locations[{i}]");
         let id = record_id(rec, &at, "id", &mut seen)?;
@@ -499,22 +535,22 @@ fn read_locations(
                 identifier_scheme: opt_str(rec, &at, "identifier_scheme")?.map(str::to_owned),
             },
         );
-        records
-            .locations
-            .push((id, relation_id, Value::Object(rec.clone())));
+        ids.push((id, relation_id));
     }
-    Ok(())
+    Ok(ids)
 }
 
-fn read_brandings(top: &Object, records: &mut Records) -> Result<(), ScenarioError> {
-    let mut seen = BTreeSet::new();
+/// Checks the brandings; their ids, in order.
+fn read_brandings(top: &Object) -> Result<Vec<String>, ScenarioError> {
+    let mut seen = HashSet::new();
+    let mut ids = Vec::new();
     for (i, rec) in list(top, "brandings")?.into_iter().enumerate() {
         let at = format!("brandings[{i}]");
         let id = record_id(rec, &at, "id", &mut seen)?;
         opt_bool(rec, &at, "default")?;
-        records.brandings.push((id, Value::Object(rec.clone())));
+        ids.push(id);
     }
-    Ok(())
+    Ok(ids)
 }
 
 /// Whether an id has the form of an id the run hands out (`doc-N`, `sbx-N`).
@@ -537,8 +573,8 @@ fn describe(err: &ApiError) -> String {
 /// Creates the preloaded documents in order, through the normal create rules, each
 /// drawing its number like any create; then overwrites their state fields.
 /// Creates the preloaded documents; answers their ids.
-fn preload_documents(top: &Object, sim: &mut Simulator) -> Result<BTreeSet<String>, ScenarioError> {
-    let mut seen = BTreeSet::new();
+fn preload_documents(top: &Object, sim: &mut Simulator) -> Result<HashSet<String>, ScenarioError> {
+    let mut seen = HashSet::new();
     for (i, rec) in list(top, "documents")?.into_iter().enumerate() {
         let at = format!("documents[{i}]");
         let id = record_id(rec, &at, "id", &mut seen)?;

@@ -6,7 +6,7 @@ use crate::context::{Company, Context, ContextError, DeliveryLocation, Journal, 
 use crate::lifecycle::DrawnNumber;
 use crate::numbering::{JournalCategory, Window};
 use chrono::{DateTime, NaiveDate, Utc};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The in-memory world of a scenario, read by the rules through [`Context`].
 ///
@@ -18,10 +18,10 @@ pub struct World {
     pub(crate) today: NaiveDate,
     pub(crate) now: DateTime<Utc>,
     pub(crate) company: Company,
-    pub(crate) relations: BTreeMap<String, Relation>,
-    pub(crate) journals: BTreeMap<String, Journal>,
+    pub(crate) relations: HashMap<String, Relation>,
+    pub(crate) journals: HashMap<String, Journal>,
     pub(crate) defaults: BTreeMap<JournalCategory, String>,
-    pub(crate) locations: BTreeMap<String, DeliveryLocation>,
+    pub(crate) locations: HashMap<String, DeliveryLocation>,
     pub(crate) counters: BTreeMap<String, BTreeMap<Window, u64>>,
 }
 
@@ -32,10 +32,10 @@ impl World {
             today,
             now,
             company: Company::default(),
-            relations: BTreeMap::new(),
-            journals: BTreeMap::new(),
+            relations: HashMap::new(),
+            journals: HashMap::new(),
             defaults: BTreeMap::new(),
-            locations: BTreeMap::new(),
+            locations: HashMap::new(),
             counters: BTreeMap::new(),
         }
     }
