@@ -27,6 +27,8 @@ pub(super) enum Reply {
     Document(Box<Document>),
     /// The stored document with this id, as it stands when the answer is written.
     Stored(String),
+    /// The delivery locations of this relation, written from their records.
+    Locations(String),
 }
 
 /// A response: status and body.
@@ -35,6 +37,18 @@ pub(super) type Out = (u16, Reply);
 /// A JSON answer as a response.
 pub(super) fn json_out((status, body): Answer) -> Out {
     (status, Reply::Json(body))
+}
+
+/// `GET /delivery-locations?relation_id=ID`: the relation's saved locations.
+fn locations_of(req: &Request) -> Out {
+    match req.query_param("relation_id") {
+        Some(relation_id) => (200, Reply::Locations(relation_id.to_owned())),
+        None => json_out(one(
+            ErrorCode::Missing,
+            Loc::root("query").key("relation_id"),
+            "the relation_id query parameter is required",
+        )),
+    }
 }
 
 /// The client a request acts for.
@@ -120,7 +134,7 @@ impl Simulator {
             Route::DocumentSend(id) => return self.send(caller, &id, &req.body.read()),
             Route::DocumentAttachments(_) => crate::http::not_implemented(),
             Route::DocumentUbl(id) => self.ubl_of(&id),
-            Route::DeliveryLocations => self.locations_of(req),
+            Route::DeliveryLocations => return locations_of(req),
             Route::DeliveryLocation(id) => self.records.locations.get(&id).map_or_else(
                 || not_found_id("delivery location", &id),
                 |rec| (200, rec.clone()),
@@ -333,24 +347,6 @@ impl Simulator {
             }
             Err(e) => json_out(error(&e)),
         }
-    }
-
-    /// `GET /delivery-locations?relation_id=ID`: the relation's saved locations.
-    fn locations_of(&self, req: &Request) -> Answer {
-        let Some(relation_id) = req.query_param("relation_id") else {
-            return one(
-                ErrorCode::Missing,
-                Loc::root("query").key("relation_id"),
-                "the relation_id query parameter is required",
-            );
-        };
-        let found = self
-            .records
-            .locations
-            .of_relation(relation_id)
-            .cloned()
-            .collect();
-        (200, Value::Array(found))
     }
 
     /// `PATCH /brandings/{id}`: designates the default branding (`is_default`, which

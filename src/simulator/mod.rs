@@ -319,6 +319,9 @@ impl Simulator {
                 Some(doc) => responses.write(status, doc),
                 None => responses.write(status, &Value::Null),
             },
+            endpoints::Reply::Locations(relation_id) => {
+                responses.write(status, &self.records.locations.list_of(relation_id))
+            }
         }
     }
 
@@ -331,6 +334,13 @@ impl Simulator {
                 .documents
                 .get(&id)
                 .map_or(Value::Null, Document::to_json),
+            endpoints::Reply::Locations(relation_id) => Value::Array(
+                self.records
+                    .locations
+                    .of_relation(&relation_id)
+                    .cloned()
+                    .collect(),
+            ),
         }
     }
 }

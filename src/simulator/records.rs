@@ -44,6 +44,28 @@ impl Locations {
     }
 }
 
+/// The records of a relation's locations, written as a list without copying them.
+pub(crate) struct LocationList<'a> {
+    locations: &'a Locations,
+    relation_id: &'a str,
+}
+
+impl serde::Serialize for LocationList<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.locations.of_relation(self.relation_id))
+    }
+}
+
+impl Locations {
+    /// The records of the relation's locations, as a list to write.
+    pub(crate) fn list_of<'a>(&'a self, relation_id: &'a str) -> LocationList<'a> {
+        LocationList {
+            locations: self,
+            relation_id,
+        }
+    }
+}
+
 /// Brandings in scenario order (id, record), indexed by id, with the brandings whose
 /// record says `"default": true`.
 #[derive(Debug, Clone, Default, PartialEq)]
