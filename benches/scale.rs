@@ -45,6 +45,12 @@ const CASES: [(&str, Make); 2] = [
     ("location_reads", scenarios::scenario_location_reads),
 ];
 
+/// serde_json reading the scenario into a `Value`, then dropping it.
+fn parse_value(bytes: &[u8]) {
+    let value: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();
+    black_box(&value);
+}
+
 /// Checks that every request of the scenario was answered with a success.
 fn check(bytes: &[u8]) {
     let mut out = Vec::new();
@@ -76,12 +82,12 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-/// Nanoseconds of one run: the median of 5.
-fn median(bytes: &[u8]) -> u128 {
+/// Nanoseconds of one run of `f` on the scenario: the median of 5.
+fn median(bytes: &[u8], f: fn(&[u8])) -> u128 {
     let mut times: Vec<u128> = (0..5)
         .map(|_| {
             let start = Instant::now();
-            simulate_to_sink(black_box(bytes));
+            f(black_box(bytes));
             start.elapsed().as_nanos()
         })
         .collect();
@@ -92,8 +98,11 @@ fn median(bytes: &[u8]) -> u128 {
 fn ratios() {
     for (name, make) in CASES {
         let (small, large) = (make(SIZES[0]), make(SIZES[1]));
-        let t_small = median(&small);
-        let t_large = median(&large);
+        let t_small = median(&small, simulate_to_sink);
+        let t_large = median(&large, simulate_to_sink);
+        // For scale: serde_json reading the same scenario into a `Value`, and dropping it.
+        let f_small = median(&small, parse_value);
+        let f_large = median(&large, parse_value);
         println!(
             "{name}: N = {} {t_small} ns, N = {} {t_large} ns",
             SIZES[0], SIZES[1]
@@ -101,6 +110,10 @@ fn ratios() {
         println!(
             "ratio {name} 40000/4000: {} (goal <= 11)",
             ratio(t_large, t_small)
+        );
+        println!(
+            "ratio {name} 40000/4000 of serde_json reading the scenario into a Value: {}",
+            ratio(f_large, f_small)
         );
     }
 }
