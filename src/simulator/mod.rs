@@ -366,8 +366,11 @@ pub fn run(scenario: &[u8]) -> Value {
 /// Runs a scenario as [`run`] does and writes its answer to `out` response by
 /// response, as each is answered: exactly the bytes of
 /// `serde_json::to_string_pretty(&run(scenario))` followed by a newline. Only the
-/// world and the scenario's bytes are held: each request is read into a value when it
-/// is answered, each response dropped once written. Never panics, whatever the
+/// world and the scenario's bytes are held: each request is read from its text when
+/// it is answered (a create or PATCH body straight from its text, in one typed pass,
+/// [`crate::lifecycle::create_bytes`]), and each response is written from what it
+/// answers (a document from its fields, never through a `Value`), then dropped.
+/// Never panics, whatever the
 /// bytes. `Ok(Err(e))` when the scenario is malformed (its answer `{"error": "…"}` is
 /// written); `Err` only for an error of `out`. `out` gets many small writes: give it
 /// a buffered writer.
