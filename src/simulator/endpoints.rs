@@ -135,15 +135,15 @@ impl Simulator {
             Route::DocumentAttachments(_) => crate::http::not_implemented(),
             Route::DocumentUbl(id) => self.ubl_of(&id),
             Route::DeliveryLocations => return locations_of(req),
-            Route::DeliveryLocation(id) => self.records.locations.get(&id).map_or_else(
-                || not_found_id("delivery location", &id),
-                |rec| (200, rec.clone()),
-            ),
-            Route::Relation(id) => self
+            Route::DeliveryLocation(id) => self
                 .records
-                .relations
+                .locations
                 .get(&id)
-                .map_or_else(|| not_found_id("relation", &id), |rec| (200, rec.clone())),
+                .map_or_else(|| not_found_id("delivery location", &id), |rec| (200, rec)),
+            Route::Relation(id) => self.records.relations.get(&id).map_or_else(
+                || not_found_id("relation", &id),
+                |text| (200, super::records::record_value(text)),
+            ),
             Route::Journal(id) => self
                 .records
                 .journals

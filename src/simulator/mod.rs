@@ -74,8 +74,8 @@ impl ScenarioError {
 /// The records of the scenario as given, answered by the GET endpoints.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Records {
-    /// Relations by id.
-    pub(crate) relations: HashMap<String, Value>,
+    /// Relations by id, as their JSON text ([`records::record_value`]).
+    pub(crate) relations: HashMap<String, Box<str>>,
     /// Journals by id.
     pub(crate) journals: HashMap<String, Value>,
     /// Delivery locations in scenario order: id, `relation_id`, record.
@@ -334,13 +334,9 @@ impl Simulator {
                 .documents
                 .get(&id)
                 .map_or(Value::Null, Document::to_json),
-            endpoints::Reply::Locations(relation_id) => Value::Array(
-                self.records
-                    .locations
-                    .of_relation(&relation_id)
-                    .cloned()
-                    .collect(),
-            ),
+            endpoints::Reply::Locations(relation_id) => {
+                Value::Array(self.records.locations.of_relation(&relation_id).collect())
+            }
         }
     }
 }

@@ -10,7 +10,7 @@
 //! is left to the reading of the whole scenario as one value.
 
 use super::request::Request;
-use super::scenario::{load_with, malformed, Taken};
+use super::scenario::{load_with, malformed, RawLists, Taken};
 use super::{ScenarioError, Simulator};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
@@ -18,18 +18,22 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt;
 
-/// How deep a request may nest (its own object counting 1) to be read on its own:
+/// How deep a request or a record may nest (its own object counting 1) to be read on
+/// its own:
 /// well below serde_json's limit of 127 levels minus the 2 of the scenario's object
 /// and `requests` array, so that a request read alone fails exactly when it would
 /// inside the scenario.
 const MAX_REQUEST_DEPTH: usize = 100;
 
-/// A scenario whose requests are left as text.
+/// A scenario whose requests, relations and delivery locations are left as text.
 struct RawScenario<'a> {
-    /// Every top-level key in order; `requests`, when it is an array, holds `[]`.
+    /// Every top-level key in order; `requests`, `relations` and
+    /// `delivery_locations`, when they are arrays, hold `[]`.
     top: Map<String, Value>,
     /// The requests' texts, when `requests` is an array.
     requests: Option<Vec<&'a RawValue>>,
+    /// The relations' and the delivery locations' texts, when they are arrays.
+    lists: RawLists<'a>,
 }
 
 impl<'de> Deserialize<'de> for RawScenario<'de> {
@@ -50,25 +54,35 @@ impl<'de> Visitor<'de> for RawScenarioVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut top = Map::new();
         let mut requests = None;
+        let mut lists = RawLists::default();
         while let Some(key) = map.next_key::<String>()? {
-            if key == "requests" {
-                // A repeated key keeps its place and takes its last value, as in a
-                // `Value`.
-                let raw: &'de RawValue = map.next_value()?;
-                if let Ok(list) = serde_json::from_str::<Vec<&'de RawValue>>(raw.get()) {
-                    requests = Some(list);
-                    top.insert(key, Value::Array(Vec::new()));
-                } else {
-                    requests = None;
-                    let value = serde_json::from_str(raw.get()).map_err(de::Error::custom)?;
+            let slot = match key.as_str() {
+                "requests" => &mut requests,
+                "relations" => &mut lists.relations,
+                "delivery_locations" => &mut lists.locations,
+                _ => {
+                    let value: Value = map.next_value()?;
                     top.insert(key, value);
+                    continue;
                 }
+            };
+            // A repeated key keeps its place and takes its last value, as in a
+            // `Value`.
+            let raw: &'de RawValue = map.next_value()?;
+            if let Ok(list) = serde_json::from_str::<Vec<&'de RawValue>>(raw.get()) {
+                *slot = Some(list);
+                top.insert(key, Value::Array(Vec::new()));
             } else {
-                let value: Value = map.next_value()?;
+                *slot = None;
+                let value = serde_json::from_str(raw.get()).map_err(de::Error::custom)?;
                 top.insert(key, value);
             }
         }
-        Ok(RawScenario { top, requests })
+        Ok(RawScenario {
+            top,
+            requests,
+            lists,
+        })
     }
 }
 
@@ -92,8 +106,17 @@ pub(super) fn load(bytes: &[u8]) -> Option<Result<(Simulator, Vec<&RawValue>), S
             }
         }
     }
+    let lists = scenario.lists;
+    let records = lists.relations.iter().chain(&lists.locations).flatten();
+    if records
+        .into_iter()
+        .any(|raw| depth(raw.get()) > MAX_REQUEST_DEPTH)
+    {
+        return None;
+    }
     let top = Value::Object(scenario.top);
-    Some(load_with(Cow::Owned(top), Taken::Checked(first_error)).map(|sim| (sim, requests)))
+    let loaded = load_with(Cow::Owned(top), Taken::Checked(first_error), lists);
+    Some(loaded.map(|sim| (sim, requests)))
 }
 
 /// The deepest nesting of arrays and objects in a JSON text (strings skipped).
@@ -145,6 +168,47 @@ mod tests {
         assert!(crate::simulator::run_to(scenario.as_bytes(), &mut out).is_ok());
         let pretty = serde_json::to_string_pretty(&answer).unwrap_or_default();
         assert_eq!(String::from_utf8_lossy(&out), format!("{pretty}\n"));
+    }
+
+    /// The relations and delivery locations read from their text answer as the
+    /// scenario read as one value: the world, the GET answers and every load error.
+    #[test]
+    fn records_left_as_text_answer_as_records_read_as_values() {
+        let requests = r#"[{"client": "app", "method": "GET", "path": "/relations/r1"},
+            {"client": "app", "method": "GET", "path": "/delivery-locations?relation_id=r1"},
+            {"client": "app", "method": "GET", "path": "/delivery-locations/l2"}]"#;
+        let deep = format!("{}{}", "[".repeat(110), "]".repeat(110));
+        let cases = [
+            r#"[{"id": "r1", "kind": "company", "name": "A \"B\"", "id": "r1"}]"#.to_owned(),
+            r#"[{"id": "r1", "kind": "company"}, 5]"#.to_owned(),
+            r#"[{"kind": "company"}, 5]"#.to_owned(),
+            r#"[{"id": "r1", "kind": "company"}, {"id": "r1", "kind": "contact"}]"#.to_owned(),
+            r#"{"id": "r1"}"#.to_owned(),
+            format!(r#"[{{"id": "r1", "kind": "company", "x": {deep}}}]"#),
+        ];
+        let locations = [
+            r#"[{"id": "l1", "relation_id": "r1", "name": "Dock"}, {"id": "l2", "relation_id": "r1"}]"#,
+            r#"[{"id": "l1", "relation_id": "r1"}, []]"#,
+            r#"[{"id": "l1"}]"#,
+            r#"null"#,
+        ];
+        for relations in &cases {
+            for locs in locations {
+                let scenario = format!(
+                    r#"{{"today": "2026-11-21", "clients": [{{"client_id": "app", "client_secret": "s", "permissions": ["c"]}}],
+                    "relations": {relations}, "delivery_locations": {locs}, "requests": {requests}}}"#
+                );
+                let answer = crate::simulator::run(scenario.as_bytes());
+                let mut out = Vec::new();
+                assert!(crate::simulator::run_to(scenario.as_bytes(), &mut out).is_ok());
+                let pretty = serde_json::to_string_pretty(&answer).unwrap_or_default();
+                assert_eq!(
+                    String::from_utf8_lossy(&out),
+                    format!("{pretty}\n"),
+                    "{scenario}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@ use crate::terms::PaymentTerms;
 use crate::validate::fields::in_date_range;
 use crate::vat::VatCode;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
@@ -63,12 +64,16 @@ fn load_owned(mut value: Value) -> Result<Simulator, ScenarioError> {
         },
         _ => None,
     };
-    load_with(Cow::Owned(value), taken.map_or(Taken::No, Taken::Values))
+    load_with(
+        Cow::Owned(value),
+        taken.map_or(Taken::No, Taken::Values),
+        RawLists::default(),
+    )
 }
 
 /// Reads a scenario already parsed as JSON.
 pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
-    load_with(Cow::Borrowed(value), Taken::No)
+    load_with(Cow::Borrowed(value), Taken::No, RawLists::default())
 }
 
 /// The requests of a scenario when the caller has already read them.
@@ -83,8 +88,52 @@ pub(super) enum Taken {
     Checked(Option<ScenarioError>),
 }
 
-/// Reads a scenario whose requests may already have been read (`taken`).
-pub(super) fn load_with(value: Cow<'_, Value>, taken: Taken) -> Result<Simulator, ScenarioError> {
+/// The lists of a scenario left as text by its reading ([`super::raw`]): each record's
+/// JSON text, read into a value only while the world is built from it, then kept as
+/// text for the GET endpoints. A list not given here is read from the scenario value.
+#[derive(Debug, Default)]
+pub(super) struct RawLists<'a> {
+    /// `relations`, when it is an array.
+    pub(super) relations: Option<Vec<&'a RawValue>>,
+    /// `delivery_locations`, when it is an array.
+    pub(super) locations: Option<Vec<&'a RawValue>>,
+}
+
+/// Calls `read` on each record of the list `key` (the scenario's, or its text in
+/// `raw`) with the record's JSON text, in order. A list that is not an array, or an
+/// item that is not an object, is refused before any record is read.
+fn each_record(
+    top: &Object,
+    raw: Option<&[&RawValue]>,
+    key: &str,
+    mut read: impl FnMut(usize, &Object, Box<str>) -> Result<(), ScenarioError>,
+) -> Result<(), ScenarioError> {
+    let Some(raw) = raw else {
+        for (i, rec) in list(top, key)?.into_iter().enumerate() {
+            let text = serde_json::to_string(rec).unwrap_or_default();
+            read(i, rec, text.into_boxed_str())?;
+        }
+        return Ok(());
+    };
+    // Valid JSON texts: an object's starts with `{`.
+    if let Some(i) = raw.iter().position(|r| !r.get().starts_with('{')) {
+        return Err(malformed(format!("{key}[{i}]: must be an object")));
+    }
+    for (i, text) in raw.iter().enumerate() {
+        if let Ok(Value::Object(rec)) = serde_json::from_str::<Value>(text.get()) {
+            read(i, &rec, text.get().into())?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads a scenario whose requests may already have been read (`taken`), and whose
+/// big lists may be left as text (`raw`).
+pub(super) fn load_with(
+    value: Cow<'_, Value>,
+    taken: Taken,
+    raw: RawLists<'_>,
+) -> Result<Simulator, ScenarioError> {
     let Value::Object(top) = &*value else {
         return Err(malformed("scenario must be a json object"));
     };
@@ -122,9 +171,9 @@ pub(super) fn load_with(value: Cow<'_, Value>, taken: Taken) -> Result<Simulator
         world.company = read_company(company)?;
     }
     let clients = read_clients(top)?;
-    let relations = read_relations(top, &mut world)?;
+    let relations = read_relations(top, raw.relations.as_deref(), &mut world)?;
     let journals = read_journals(top, &mut world)?;
-    let locations = read_locations(top, &mut world)?;
+    let locations = read_locations(top, raw.locations.as_deref(), &mut world)?;
     let brandings = read_brandings(top)?;
 
     let mut simulator = Simulator {
@@ -148,38 +197,26 @@ pub(super) fn load_with(value: Cow<'_, Value>, taken: Taken) -> Result<Simulator
                 Some(Value::Array(items)) => std::mem::take(items),
                 _ => Vec::new(),
             };
-            [
-                take("relations"),
-                take("journals"),
-                take("delivery_locations"),
-                take("brandings"),
-            ]
+            [take("journals"), take("brandings")]
         }
         value => {
             let copy = |key: &str| match value.get(key) {
                 Some(Value::Array(items)) => items.clone(),
                 _ => Vec::new(),
             };
-            [
-                copy("relations"),
-                copy("journals"),
-                copy("delivery_locations"),
-                copy("brandings"),
-            ]
+            [copy("journals"), copy("brandings")]
         }
     }
     .map(Vec::into_iter);
     let records = &mut simulator.records;
-    for (id, rec) in relations.into_iter().zip(&mut lists[0]) {
-        records.relations.insert(id, rec);
-    }
-    for (id, rec) in journals.into_iter().zip(&mut lists[1]) {
+    records.relations.extend(relations);
+    for (id, rec) in journals.into_iter().zip(&mut lists[0]) {
         records.journals.insert(id, rec);
     }
-    for ((id, relation_id), rec) in locations.into_iter().zip(&mut lists[2]) {
-        records.locations.push((id, relation_id, rec));
+    for location in locations {
+        records.locations.push(location);
     }
-    for (id, rec) in brandings.into_iter().zip(&mut lists[3]) {
+    for (id, rec) in brandings.into_iter().zip(&mut lists[1]) {
         records.brandings.push((id, rec));
     }
     Ok(simulator)
@@ -410,11 +447,15 @@ fn read_clients(top: &Object) -> Result<Vec<Client>, ScenarioError> {
     Ok(clients)
 }
 
-/// Reads the relations into the world; their ids, in order.
-fn read_relations(top: &Object, world: &mut World) -> Result<Vec<String>, ScenarioError> {
+/// Reads the relations into the world; their ids and texts, in order.
+fn read_relations(
+    top: &Object,
+    raw: Option<&[&RawValue]>,
+    world: &mut World,
+) -> Result<Vec<(String, Box<str>)>, ScenarioError> {
     let mut seen = HashSet::new();
     let mut ids = Vec::new();
-    for (i, rec) in list(top, "relations")?.into_iter().enumerate() {
+    each_record(top, raw, "relations", |i, rec, text| {
         let at = format!("relations[{i}]");
         let id = record_id(rec, &at, "id", &mut seen)?;
         let kind = match req_str(rec, &at, "kind")? {
@@ -449,8 +490,9 @@ fn read_relations(top: &Object, world: &mut World) -> Result<Vec<String>, Scenar
                 party: read_party(rec, &at, false)?,
             },
         );
-        ids.push(id);
-    }
+        ids.push((id, text));
+        Ok(())
+    })?;
     Ok(ids)
 }
 
@@ -516,11 +558,16 @@ fn read_journals(top: &Object, world: &mut World) -> Result<Vec<String>, Scenari
     Ok(ids)
 }
 
-/// Reads the delivery locations into the world; their ids and relations, in order.
-fn read_locations(top: &Object, world: &mut World) -> Result<Vec<(String, String)>, ScenarioError> {
+/// Reads the delivery locations into the world; their ids, relations and texts, in
+/// order.
+fn read_locations(
+    top: &Object,
+    raw: Option<&[&RawValue]>,
+    world: &mut World,
+) -> Result<Vec<(String, String, Box<str>)>, ScenarioError> {
     let mut seen = HashSet::new();
     let mut ids = Vec::new();
-    for (i, rec) in list(top, "delivery_locations")?.into_iter().enumerate() {
+    each_record(top, raw, "delivery_locations", |i, rec, text| {
         let at = format!("delivery_locations[{i}]");
         let id = record_id(rec, &at, "id", &mut seen)?;
         let relation_id = req_str(rec, &at, "relation_id")?.to_owned();
@@ -535,8 +582,9 @@ fn read_locations(top: &Object, world: &mut World) -> Result<Vec<(String, String
                 identifier_scheme: opt_str(rec, &at, "identifier_scheme")?.map(str::to_owned),
             },
         );
-        ids.push((id, relation_id));
-    }
+        ids.push((id, relation_id, text));
+        Ok(())
+    })?;
     Ok(ids)
 }
 
