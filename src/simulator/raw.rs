@@ -115,7 +115,7 @@ pub(super) fn load(bytes: &[u8]) -> Option<Result<(Simulator, Vec<&RawValue>), S
         return None;
     }
     let top = Value::Object(scenario.top);
-    let loaded = load_with(Cow::Owned(top), Taken::Checked(first_error), lists);
+    let loaded = load_with(Cow::Owned(top), Taken::Checked(first_error), &lists);
     Some(loaded.map(|sim| (sim, requests)))
 }
 
@@ -190,7 +190,7 @@ mod tests {
             r#"[{"id": "l1", "relation_id": "r1", "name": "Dock"}, {"id": "l2", "relation_id": "r1"}]"#,
             r#"[{"id": "l1", "relation_id": "r1"}, []]"#,
             r#"[{"id": "l1"}]"#,
-            r#"null"#,
+            "null",
         ];
         for relations in &cases {
             for locs in locations {

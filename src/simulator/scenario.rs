@@ -67,13 +67,13 @@ fn load_owned(mut value: Value) -> Result<Simulator, ScenarioError> {
     load_with(
         Cow::Owned(value),
         taken.map_or(Taken::No, Taken::Values),
-        RawLists::default(),
+        &RawLists::default(),
     )
 }
 
 /// Reads a scenario already parsed as JSON.
 pub(crate) fn load(value: &Value) -> Result<Simulator, ScenarioError> {
-    load_with(Cow::Borrowed(value), Taken::No, RawLists::default())
+    load_with(Cow::Borrowed(value), Taken::No, &RawLists::default())
 }
 
 /// The requests of a scenario when the caller has already read them.
@@ -132,7 +132,7 @@ fn each_record(
 pub(super) fn load_with(
     value: Cow<'_, Value>,
     taken: Taken,
-    raw: RawLists<'_>,
+    raw: &RawLists<'_>,
 ) -> Result<Simulator, ScenarioError> {
     let Value::Object(top) = &*value else {
         return Err(malformed("scenario must be a json object"));
