@@ -320,7 +320,7 @@ impl Simulator {
                 None => responses.write(status, &Value::Null),
             },
             endpoints::Reply::Locations(relation_id) => {
-                responses.write(status, &self.records.locations.list_of(relation_id))
+                responses.write_records(status, self.records.locations.texts_of(relation_id))
             }
         }
     }

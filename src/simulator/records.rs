@@ -5,8 +5,9 @@
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 
-/// A record as given in the scenario, kept as its JSON text (one allocation, where a
-/// `Value` takes one per key and string) and read into a value when it is answered.
+/// A record as given in the scenario, kept as its compact JSON text as `serde_json`
+/// writes it (one allocation, where a `Value` takes one per key and string): written
+/// by re-indenting that text, or read into a value where one is needed.
 pub(crate) fn record_value(text: &str) -> Value {
     // The text of a record the scenario's reading took: valid JSON.
     serde_json::from_str(text).unwrap_or_default()
@@ -45,33 +46,16 @@ impl Locations {
 
     /// The records of the relation's locations, in scenario order.
     pub(crate) fn of_relation<'a>(&'a self, relation_id: &str) -> impl Iterator<Item = Value> + 'a {
+        self.texts_of(relation_id).map(record_value)
+    }
+
+    /// The compact JSON texts of the relation's locations, in scenario order.
+    pub(crate) fn texts_of<'a>(&'a self, relation_id: &str) -> impl Iterator<Item = &'a str> + 'a {
         self.by_relation
             .get(relation_id)
             .into_iter()
             .flatten()
-            .filter_map(|&i| self.list.get(i).map(|(_, _, record)| record_value(record)))
-    }
-}
-
-/// The records of a relation's locations, written as a list without copying them.
-pub(crate) struct LocationList<'a> {
-    locations: &'a Locations,
-    relation_id: &'a str,
-}
-
-impl serde::Serialize for LocationList<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.locations.of_relation(self.relation_id))
-    }
-}
-
-impl Locations {
-    /// The records of the relation's locations, as a list to write.
-    pub(crate) fn list_of<'a>(&'a self, relation_id: &'a str) -> LocationList<'a> {
-        LocationList {
-            locations: self,
-            relation_id,
-        }
+            .filter_map(|&i| self.list.get(i).map(|(_, _, record)| &**record))
     }
 }
 

@@ -100,7 +100,7 @@ pub(super) struct RawLists<'a> {
 }
 
 /// Calls `read` on each record of the list `key` (the scenario's, or its text in
-/// `raw`) with the record's JSON text, in order. A list that is not an array, or an
+/// `raw`) with the record's compact JSON text as `serde_json` writes it, in order. A list that is not an array, or an
 /// item that is not an object, is refused before any record is read.
 fn each_record(
     top: &Object,
@@ -110,8 +110,7 @@ fn each_record(
 ) -> Result<(), ScenarioError> {
     let Some(raw) = raw else {
         for (i, rec) in list(top, key)?.into_iter().enumerate() {
-            let text = serde_json::to_string(rec).unwrap_or_default();
-            read(i, rec, text.into_boxed_str())?;
+            read(i, rec, super::stream::canonical(rec).into_boxed_str())?;
         }
         return Ok(());
     };
@@ -121,7 +120,7 @@ fn each_record(
     }
     for (i, text) in raw.iter().enumerate() {
         if let Ok(Value::Object(rec)) = serde_json::from_str::<Value>(text.get()) {
-            read(i, &rec, text.get().into())?;
+            read(i, &rec, super::stream::canonical(&rec).into_boxed_str())?;
         }
     }
     Ok(())

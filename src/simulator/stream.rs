@@ -45,6 +45,114 @@ impl<W: Write + ?Sized> Responses<'_, W> {
     }
 }
 
+impl<W: Write + ?Sized> Responses<'_, W> {
+    /// Writes one response whose body is a list of records given as compact JSON
+    /// text as `serde_json` writes it ([`canonical`]), re-indented as the pretty
+    /// writer would write their values: the bytes of [`Responses::write`] of the list
+    /// of their values, without reading any into a value.
+    pub(super) fn write_records<'r>(
+        &mut self,
+        status: u16,
+        records: impl Iterator<Item = &'r str>,
+    ) -> io::Result<()> {
+        self.out.write_all(if self.first { FIRST } else { NEXT })?;
+        self.first = false;
+        write!(
+            self.out,
+            "{{\n      \"status\": {status},\n      \"body\": "
+        )?;
+        // the list sits 3 levels deep: the answer, `responses`, the response
+        let mut any = false;
+        for text in records {
+            self.out.write_all(if any { b",\n" } else { b"[\n" })?;
+            any = true;
+            indent(self.out, 4)?;
+            reindent(self.out, text, 4)?;
+        }
+        if any {
+            self.out.write_all(b"\n")?;
+            indent(self.out, 3)?;
+            self.out.write_all(b"]")?;
+        } else {
+            self.out.write_all(b"[]")?;
+        }
+        self.out.write_all(b"\n    }")
+    }
+}
+
+/// A value's compact JSON text as `serde_json` writes it: what
+/// [`Responses::write_records`] re-indents.
+pub(super) fn canonical<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// Writes `level` levels of the pretty writer's indentation (two spaces each).
+fn indent<W: Write + ?Sized>(out: &mut W, level: usize) -> io::Result<()> {
+    for _ in 0..level {
+        out.write_all(b"  ")?;
+    }
+    Ok(())
+}
+
+/// Writes compact JSON text as `serde_json`'s pretty writer writes its value at
+/// `level`: a new line and one more level inside a non-empty object or list, `": "`
+/// after a key, `{}` and `[]` for empty ones; strings, numbers and literals as they
+/// are (the compact text already has the writer's escapes).
+fn reindent<W: Write + ?Sized>(out: &mut W, text: &str, mut level: usize) -> io::Result<()> {
+    let bytes = text.as_bytes();
+    let (mut in_string, mut escaped) = (false, false);
+    let mut start = 0;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        let structural = matches!(b, b'{' | b'[' | b'}' | b']' | b',' | b':');
+        if b == b'"' {
+            in_string = true;
+        }
+        if !structural {
+            i += 1;
+            continue;
+        }
+        out.write_all(bytes.get(start..i).unwrap_or_default())?;
+        match b {
+            b'{' | b'[' => {
+                let close = if b == b'{' { b'}' } else { b']' };
+                if bytes.get(i + 1) == Some(&close) {
+                    out.write_all(&[b, close])?;
+                    i += 1;
+                } else {
+                    level += 1;
+                    out.write_all(&[b, b'\n'])?;
+                    indent(out, level)?;
+                }
+            }
+            b'}' | b']' => {
+                level = level.saturating_sub(1);
+                out.write_all(b"\n")?;
+                indent(out, level)?;
+                out.write_all(&[b])?;
+            }
+            b',' => {
+                out.write_all(b",\n")?;
+                indent(out, level)?;
+            }
+            _ => out.write_all(b": ")?,
+        }
+        i += 1;
+        start = i;
+    }
+    out.write_all(bytes.get(start..).unwrap_or_default())
+}
+
 /// Writes the responses answered one by one by `answer`, as the pretty answer
 /// `{"responses": [...]}` and a newline. `answer` writes exactly one response for
 /// each request, before the next request is answered.
@@ -79,4 +187,55 @@ fn nested_formatter() -> io::Result<PrettyFormatter<'static>> {
     formatter.begin_object(sink)?;
     formatter.begin_array(sink)?;
     Ok(formatter)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Records written from their compact text are the bytes of their values written
+    /// by the pretty writer, whatever they hold.
+    #[test]
+    fn records_are_reindented_as_the_pretty_writer_writes_them() {
+        let records = [
+            json!({"id": "loc-1", "address": {"street": "Rue \"du\" Parc {1}, [2]: 3", "lines": []},
+                   "empty": {}, "list": [1, -2.50, "a\\b", null, true, {"x": [[]]}], "e": "é\u{1}\t"}),
+            json!([]),
+            json!({}),
+            json!("text"),
+            json!(12.500),
+            json!([{"a": {"b": {"c": [1, [2, [3]]]}}}]),
+        ];
+        for n in 0..=records.len() {
+            let list = &records[..n];
+            let by_value = {
+                let mut out = Vec::new();
+                let mut responses = Responses {
+                    out: &mut out,
+                    first: false,
+                };
+                responses
+                    .write(200, &Value::Array(list.to_vec()))
+                    .expect("a Vec");
+                out
+            };
+            let texts: Vec<String> = list.iter().map(canonical).collect();
+            let by_text = {
+                let mut out = Vec::new();
+                let mut responses = Responses {
+                    out: &mut out,
+                    first: false,
+                };
+                responses
+                    .write_records(200, texts.iter().map(String::as_str))
+                    .expect("a Vec");
+                out
+            };
+            assert_eq!(
+                String::from_utf8_lossy(&by_text),
+                String::from_utf8_lossy(&by_value)
+            );
+        }
+    }
 }
