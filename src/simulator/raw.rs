@@ -97,7 +97,7 @@ pub(super) fn load(bytes: &[u8]) -> Option<Result<(Simulator, Vec<&RawValue>), S
     let requests = scenario.requests.unwrap_or_default();
     let mut first_error = None;
     for (i, raw) in requests.iter().enumerate() {
-        if depth(raw.get()) > MAX_REQUEST_DEPTH {
+        if !readable_alone(raw) {
             return None;
         }
         if first_error.is_none() {
@@ -108,15 +108,21 @@ pub(super) fn load(bytes: &[u8]) -> Option<Result<(Simulator, Vec<&RawValue>), S
     }
     let lists = scenario.lists;
     let records = lists.relations.iter().chain(&lists.locations).flatten();
-    if records
-        .into_iter()
-        .any(|raw| depth(raw.get()) > MAX_REQUEST_DEPTH)
-    {
+    if !records.into_iter().all(|raw| readable_alone(raw)) {
         return None;
     }
     let top = Value::Object(scenario.top);
     let loaded = load_with(Cow::Owned(top), Taken::Checked(first_error), &lists);
     Some(loaded.map(|sim| (sim, requests)))
+}
+
+/// Whether a request's or a record's text reads alone exactly as it reads inside the
+/// whole scenario: nested well below the depth limit, and without a `\u` escape
+/// (skipping a text checks its escapes but not that a `\uD800` surrogate has its
+/// pair, which reading it as a value refuses). Any other scenario is read as a whole.
+fn readable_alone(raw: &RawValue) -> bool {
+    let text = raw.get();
+    !text.contains("\\u") && depth(text) <= MAX_REQUEST_DEPTH
 }
 
 /// The deepest nesting of arrays and objects in a JSON text (strings skipped).
@@ -208,6 +214,26 @@ mod tests {
                     "{scenario}"
                 );
             }
+        }
+    }
+
+    /// A lone surrogate escape passes a skip but not a reading as a value: such a
+    /// scenario is read as a whole and refused as JSON (fuzz `simulator`).
+    #[test]
+    fn a_lone_surrogate_in_a_request_or_a_record_is_read_with_the_whole_scenario() {
+        let cases = [
+            r#"{"today": "2026-11-21", "relations": [{"id": "r", "kind": "\ud800company"}], "requests": []}"#,
+            r#"{"today": "2026-11-21", "delivery_locations": [{"id": "\udc00"}], "requests": []}"#,
+            r#"{"today": "2026-11-21", "requests": [{"method": "TICK", "body": "\ud800"}]}"#,
+        ];
+        for scenario in cases {
+            assert!(load(scenario.as_bytes()).is_none(), "{scenario}");
+            let answer = crate::simulator::run(scenario.as_bytes());
+            assert!(answer.get("error").is_some(), "{scenario}");
+            let mut out = Vec::new();
+            assert!(crate::simulator::run_to(scenario.as_bytes(), &mut out).is_ok());
+            let pretty = serde_json::to_string_pretty(&answer).unwrap_or_default();
+            assert_eq!(String::from_utf8_lossy(&out), format!("{pretty}\n"));
         }
     }
 
