@@ -117,12 +117,47 @@ pub(super) fn load(bytes: &[u8]) -> Option<Result<(Simulator, Vec<&RawValue>), S
 }
 
 /// Whether a request's or a record's text reads alone exactly as it reads inside the
-/// whole scenario: nested well below the depth limit, and without a `\u` escape
-/// (skipping a text checks its escapes but not that a `\uD800` surrogate has its
-/// pair, which reading it as a value refuses). Any other scenario is read as a whole.
+/// whole scenario: nested well below the depth limit, and without a lone surrogate
+/// escape (`\uD800` without its pair: skipping a text lets it pass, reading it as a
+/// value refuses it). Any other scenario is read as a whole.
 fn readable_alone(raw: &RawValue) -> bool {
     let text = raw.get();
-    !text.contains("\\u") && depth(text) <= MAX_REQUEST_DEPTH
+    !has_lone_surrogate(text) && depth(text) <= MAX_REQUEST_DEPTH
+}
+
+/// Whether a JSON text (escapes already checked by a skip) has a `\u` escape of a
+/// surrogate that is not a high one followed by a low one.
+fn has_lone_surrogate(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let unit = |at: usize| {
+        let hex = bytes.get(at..at + 4)?;
+        u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+    };
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b != b'\\' {
+            i += 1;
+            continue;
+        }
+        if bytes.get(i + 1) != Some(&b'u') {
+            i += 2; // any other escape: the backslash and the escaped byte
+            continue;
+        }
+        match unit(i + 2) {
+            Some(0xD800..=0xDBFF) => {
+                let low = (bytes.get(i + 6..i + 8) == Some(b"\\u".as_slice()))
+                    .then(|| unit(i + 8))
+                    .flatten();
+                if !matches!(low, Some(0xDC00..=0xDFFF)) {
+                    return true;
+                }
+                i += 12;
+            }
+            Some(0xDC00..=0xDFFF) | None => return true,
+            Some(_) => i += 6,
+        }
+    }
+    false
 }
 
 /// The deepest nesting of arrays and objects in a JSON text (strings skipped).
@@ -235,6 +270,17 @@ mod tests {
             let pretty = serde_json::to_string_pretty(&answer).unwrap_or_default();
             assert_eq!(String::from_utf8_lossy(&out), format!("{pretty}\n"));
         }
+    }
+
+    #[test]
+    fn only_lone_surrogates_send_a_text_to_the_whole_reading() {
+        assert!(!has_lone_surrogate(
+            r#"{"a": "Li\u00e8ge \ud83d\ude00 \\ud800 \n"}"#
+        ));
+        assert!(has_lone_surrogate(r#""\ud800""#));
+        assert!(has_lone_surrogate(r#""\ud800\u0041""#));
+        assert!(has_lone_surrogate(r#""\udc00""#));
+        assert!(has_lone_surrogate(r#""x\ud83d""#));
     }
 
     #[test]
