@@ -90,7 +90,7 @@ pub(super) enum Taken {
 
 /// The lists of a scenario left as text by its reading ([`super::raw`]): each record's
 /// JSON text, read into a value only while the world is built from it, then kept as
-/// text for the GET endpoints. A list not given here is read from the scenario value.
+/// compact text for the GET endpoints. A list not given here is read from the scenario value.
 #[derive(Debug, Default)]
 pub(super) struct RawLists<'a> {
     /// `relations`, when it is an array.
@@ -100,8 +100,9 @@ pub(super) struct RawLists<'a> {
 }
 
 /// Calls `read` on each record of the list `key` (the scenario's, or its text in
-/// `raw`) with the record's compact JSON text as `serde_json` writes it, in order. A list that is not an array, or an
-/// item that is not an object, is refused before any record is read.
+/// `raw`) with the record's compact JSON text as `serde_json` writes it, in order. A
+/// list that is not an array, or an item that is not an object, is refused before
+/// any record is read.
 fn each_record(
     top: &Object,
     raw: Option<&[&RawValue]>,
