@@ -163,19 +163,8 @@ fn has_lone_surrogate(text: &str) -> bool {
 /// The deepest nesting of arrays and objects in a JSON text (strings skipped).
 fn depth(text: &str) -> usize {
     let (mut depth, mut deepest) = (0usize, 0usize);
-    let (mut in_string, mut escaped) = (false, false);
-    for b in text.bytes() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    for (_, b) in super::stream::structure(text) {
         match b {
-            b'"' => in_string = true,
             b'[' | b'{' => {
                 depth += 1;
                 deepest = deepest.max(depth);

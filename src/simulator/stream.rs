@@ -94,16 +94,11 @@ fn indent<W: Write + ?Sized>(out: &mut W, level: usize) -> io::Result<()> {
     Ok(())
 }
 
-/// Writes compact JSON text as `serde_json`'s pretty writer writes its value at
-/// `level`: a new line and one more level inside a non-empty object or list, `": "`
-/// after a key, `{}` and `[]` for empty ones; strings, numbers and literals as they
-/// are (the compact text already has the writer's escapes).
-fn reindent<W: Write + ?Sized>(out: &mut W, text: &str, mut level: usize) -> io::Result<()> {
-    let bytes = text.as_bytes();
+/// The places and bytes of a JSON text's structure (`{ [ } ] , :`), strings
+/// skipped: what [`reindent`] and the depth check of the raw reading walk.
+pub(super) fn structure(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
     let (mut in_string, mut escaped) = (false, false);
-    let mut start = 0;
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
+    text.bytes().enumerate().filter(move |&(_, b)| {
         if in_string {
             match b {
                 _ if escaped => escaped = false,
@@ -111,24 +106,32 @@ fn reindent<W: Write + ?Sized>(out: &mut W, text: &str, mut level: usize) -> io:
                 b'"' => in_string = false,
                 _ => {}
             }
-            i += 1;
-            continue;
+            return false;
         }
-        let structural = matches!(b, b'{' | b'[' | b'}' | b']' | b',' | b':');
-        if b == b'"' {
-            in_string = true;
-        }
-        if !structural {
-            i += 1;
-            continue;
+        in_string = b == b'"';
+        matches!(b, b'{' | b'[' | b'}' | b']' | b',' | b':')
+    })
+}
+
+/// Writes compact JSON text as `serde_json`'s pretty writer writes its value at
+/// `level`: a new line and one more level inside a non-empty object or list, `": "`
+/// after a key, `{}` and `[]` for empty ones; strings, numbers and literals as they
+/// are (the compact text already has the writer's escapes).
+fn reindent<W: Write + ?Sized>(out: &mut W, text: &str, mut level: usize) -> io::Result<()> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for (i, b) in structure(text) {
+        if i < start {
+            continue; // the closer of an empty object or list, written with its opener
         }
         out.write_all(bytes.get(start..i).unwrap_or_default())?;
+        start = i + 1;
         match b {
             b'{' | b'[' => {
                 let close = if b == b'{' { b'}' } else { b']' };
                 if bytes.get(i + 1) == Some(&close) {
                     out.write_all(&[b, close])?;
-                    i += 1;
+                    start = i + 2;
                 } else {
                     level += 1;
                     out.write_all(&[b, b'\n'])?;
@@ -147,8 +150,6 @@ fn reindent<W: Write + ?Sized>(out: &mut W, text: &str, mut level: usize) -> io:
             }
             _ => out.write_all(b": ")?,
         }
-        i += 1;
-        start = i;
     }
     out.write_all(bytes.get(start..).unwrap_or_default())
 }
