@@ -444,11 +444,12 @@ impl Simulator {
                 None => not_found_id("document", id),
             };
         };
-        let relation = self.world.relations.get(&doc.relation_id);
+        let relation = self.world.relations.get(&doc.relation_id).map(|r| &**r);
         let location = doc
             .delivery_location_id
             .as_deref()
-            .and_then(|l| self.world.locations.get(l));
+            .and_then(|l| self.world.locations.get(l))
+            .map(|l| &**l);
         let ubl = relation
             .filter(|_| doc.xml_available)
             .and_then(|r| crate::peppol::ubl(doc, &self.world.company, r, location));

@@ -216,7 +216,8 @@ pub(crate) fn read_received(
         };
         let doc = received::read(&bytes);
         // relations in the order of their ids
-        let mut relations: Vec<&crate::context::Relation> = sim.world.relations.values().collect();
+        let mut relations: Vec<&crate::context::Relation> =
+            sim.world.relations.values().map(|r| &**r).collect();
         relations.sort_unstable_by(|a, b| a.id.cmp(&b.id));
         let relation = doc
             .pick_relation(relations.into_iter().map(|r| {

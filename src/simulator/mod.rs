@@ -38,6 +38,7 @@ mod records;
 mod request;
 mod scenario;
 mod stream;
+mod tree;
 mod world;
 
 pub use world::World;

@@ -25,6 +25,13 @@ pub(crate) struct Locations {
 }
 
 impl Locations {
+    /// Makes room for `n` more locations.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.list.reserve(n);
+        self.by_id.reserve(n);
+        self.by_relation.reserve(n);
+    }
+
     /// Adds a location after the others.
     pub(crate) fn push(&mut self, (id, relation_id, record): (String, String, Box<str>)) {
         let index = self.list.len();

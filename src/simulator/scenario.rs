@@ -6,6 +6,7 @@
 use super::async_world::Documents;
 use super::auth::{Client, Tokens};
 use super::request::Request;
+use super::tree::Members;
 use super::world::World;
 use super::{Records, ScenarioError, Simulator};
 use crate::context::{DeliveryLocation, Journal, Permissions, Relation, RelationKind};
@@ -21,6 +22,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
+use std::fmt;
 
 /// The top-level keys of a scenario; any other is malformed.
 const TOP_LEVEL_KEYS: [&str; 11] = [
@@ -102,12 +104,13 @@ pub(super) struct RawLists<'a> {
 /// Calls `read` on each record of the list `key` (the scenario's, or its text in
 /// `raw`) with the record's compact JSON text as `serde_json` writes it, in order. A
 /// list that is not an array, or an item that is not an object, is refused before
-/// any record is read.
+/// any record is read. A record's text is read into a tree that borrows it
+/// ([`super::tree`]), or into a `Value` when the tree refuses it.
 fn each_record(
     top: &Object,
     raw: Option<&[&RawValue]>,
     key: &str,
-    mut read: impl FnMut(usize, &Object, Box<str>) -> Result<(), ScenarioError>,
+    mut read: impl FnMut(usize, &dyn Record, Box<str>) -> Result<(), ScenarioError>,
 ) -> Result<(), ScenarioError> {
     let Some(raw) = raw else {
         for (i, rec) in list(top, key)?.into_iter().enumerate() {
@@ -120,11 +123,31 @@ fn each_record(
         return Err(malformed(format!("{key}[{i}]: must be an object")));
     }
     for (i, text) in raw.iter().enumerate() {
-        if let Ok(Value::Object(rec)) = serde_json::from_str::<Value>(text.get()) {
-            read(i, &rec, super::stream::canonical(&rec).into_boxed_str())?;
+        if let Some(rec) = Members::read(text.get()) {
+            read(
+                i,
+                &rec,
+                super::stream::canonical_sized(&rec, text.get().len()).into_boxed_str(),
+            )?;
+        } else if let Ok(Value::Object(rec)) = serde_json::from_str::<Value>(text.get()) {
+            read(
+                i,
+                &rec,
+                super::stream::canonical_sized(&rec, text.get().len()).into_boxed_str(),
+            )?;
         }
     }
     Ok(())
+}
+
+/// How many records the list `key` holds (its text's, or the scenario's), to reserve
+/// room for them once.
+fn count(top: &Object, raw: Option<&[&RawValue]>, key: &str) -> usize {
+    match (raw, top.get(key)) {
+        (Some(raw), _) => raw.len(),
+        (None, Some(Value::Array(items))) => items.len(),
+        _ => 0,
+    }
 }
 
 /// Reads a scenario whose requests may already have been read (`taken`), and whose
@@ -213,6 +236,7 @@ pub(super) fn load_with(
     for (id, rec) in journals.into_iter().zip(&mut lists[0]) {
         records.journals.insert(id, rec);
     }
+    records.locations.reserve(locations.len());
     for location in locations {
         records.locations.push(location);
     }
@@ -273,17 +297,64 @@ fn list<'a>(top: &'a Object, key: &str) -> Result<Vec<&'a Object>, ScenarioError
     }
 }
 
+/// A field of a record, as the readers of a scenario see it: absent (or null), a
+/// string, a boolean, an object, or a value of another type.
+pub(crate) enum Field<'r> {
+    Absent,
+    Str(&'r str),
+    Bool(bool),
+    Object(&'r dyn Record),
+    Other,
+}
+
+/// A record whose fields the readers of a scenario read: an object of a `Value`, or
+/// one read from its text ([`super::tree::Members`]).
+pub(crate) trait Record {
+    /// The field `key`.
+    fn field(&self, key: &str) -> Field<'_>;
+}
+
+impl Record for Object {
+    fn field(&self, key: &str) -> Field<'_> {
+        match self.get(key) {
+            None | Some(Value::Null) => Field::Absent,
+            Some(Value::String(s)) => Field::Str(s),
+            Some(Value::Bool(b)) => Field::Bool(*b),
+            Some(Value::Object(o)) => Field::Object(o),
+            Some(Value::Number(_) | Value::Array(_)) => Field::Other,
+        }
+    }
+}
+
+/// Where a record sits in the scenario (`relations[3]`): written only into an error.
+struct Item<'a>(&'a str, usize);
+
+impl fmt::Display for Item<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}[{}]", self.0, self.1)
+    }
+}
+
+/// A key inside a place (`relations[3].address`): written only into an error.
+struct Nested<'a>(&'a dyn fmt::Display, &'a str);
+
+impl fmt::Display for Nested<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
+
 /// The record's identifier (`id`, or `client_id` for a client), unique among its kind.
 fn record_id(
-    rec: &Object,
-    at: &str,
+    rec: &dyn Record,
+    at: &dyn fmt::Display,
     key: &str,
     seen: &mut HashSet<String>,
 ) -> Result<String, ScenarioError> {
-    let id = match rec.get(key) {
-        None | Some(Value::Null) => return Err(malformed(format!("{at}: missing {key}"))),
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(malformed(format!("{at}: {key} must be a string"))),
+    let id = match rec.field(key) {
+        Field::Absent => return Err(malformed(format!("{at}: missing {key}"))),
+        Field::Str(s) => s.to_owned(),
+        _ => return Err(malformed(format!("{at}: {key} must be a string"))),
     };
     if !seen.insert(id.clone()) {
         return Err(malformed(format!("{at}: duplicate {key} {id:?}")));
@@ -292,37 +363,53 @@ fn record_id(
 }
 
 /// An optional string field (absent or null is `None`).
-fn opt_str<'a>(rec: &'a Object, at: &str, key: &str) -> Result<Option<&'a str>, ScenarioError> {
-    match rec.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(malformed(format!("{at}: {key} must be a string"))),
+fn opt_str<'a>(
+    rec: &'a dyn Record,
+    at: &dyn fmt::Display,
+    key: &str,
+) -> Result<Option<&'a str>, ScenarioError> {
+    match rec.field(key) {
+        Field::Absent => Ok(None),
+        Field::Str(s) => Ok(Some(s)),
+        _ => Err(malformed(format!("{at}: {key} must be a string"))),
     }
 }
 
 /// A required string field.
-fn req_str<'a>(rec: &'a Object, at: &str, key: &str) -> Result<&'a str, ScenarioError> {
+fn req_str<'a>(
+    rec: &'a dyn Record,
+    at: &dyn fmt::Display,
+    key: &str,
+) -> Result<&'a str, ScenarioError> {
     opt_str(rec, at, key)?.ok_or_else(|| malformed(format!("{at}: missing {key}")))
 }
 
 /// An optional boolean field (absent or null is `None`).
-fn opt_bool(rec: &Object, at: &str, key: &str) -> Result<Option<bool>, ScenarioError> {
-    match rec.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(_) => Err(malformed(format!("{at}: {key} must be a boolean"))),
+fn opt_bool(
+    rec: &dyn Record,
+    at: &dyn fmt::Display,
+    key: &str,
+) -> Result<Option<bool>, ScenarioError> {
+    match rec.field(key) {
+        Field::Absent => Ok(None),
+        Field::Bool(b) => Ok(Some(b)),
+        _ => Err(malformed(format!("{at}: {key} must be a boolean"))),
     }
 }
 
 /// An optional address object: each key a string (absent or null is `None`); any
 /// other key inside it is ignored, like any unknown key inside a record.
-fn opt_address(rec: &Object, at: &str, key: &str) -> Result<Option<Address>, ScenarioError> {
-    let address = match rec.get(key) {
-        None | Some(Value::Null) => return Ok(None),
-        Some(Value::Object(a)) => a,
-        Some(_) => return Err(malformed(format!("{at}: {key} must be an object"))),
+fn opt_address(
+    rec: &dyn Record,
+    at: &dyn fmt::Display,
+    key: &str,
+) -> Result<Option<Address>, ScenarioError> {
+    let address = match rec.field(key) {
+        Field::Absent => return Ok(None),
+        Field::Object(a) => a,
+        _ => return Err(malformed(format!("{at}: {key} must be an object"))),
     };
-    let at = format!("{at}.{key}");
+    let at = Nested(at, key);
     let text = |k: &str| Ok::<_, ScenarioError>(opt_str(address, &at, k)?.map(str::to_owned));
     Ok(Some(Address {
         street: text("street")?,
@@ -338,7 +425,11 @@ fn opt_address(rec: &Object, at: &str, key: &str) -> Result<Option<Address>, Sce
 /// The party keys of peppol.md §1 in a company (`with_bic`) or relation record: each
 /// a string, `address` an object; a value of another JSON type is malformed, a
 /// well-typed value wrong for Peppol is kept (it becomes a finding).
-fn read_party(rec: &Object, at: &str, with_bic: bool) -> Result<Party, ScenarioError> {
+fn read_party(
+    rec: &dyn Record,
+    at: &dyn fmt::Display,
+    with_bic: bool,
+) -> Result<Party, ScenarioError> {
     let text = |k: &str| Ok::<_, ScenarioError>(opt_str(rec, at, k)?.map(str::to_owned));
     Ok(Party {
         name: text("name")?,
@@ -358,10 +449,10 @@ fn read_company(value: &Value) -> Result<crate::context::Company, ScenarioError>
         return Err(malformed("company: must be an object"));
     };
     let mut company = crate::context::Company {
-        self_billing: opt_bool(rec, at, "self_billing")?.unwrap_or(false),
-        legal_notice: opt_str(rec, at, "legal_notice")?.map(str::to_owned),
-        party: read_party(rec, at, true)?,
-        enforce_peppol_rules: opt_bool(rec, at, "enforce_peppol_rules")?.unwrap_or(false),
+        self_billing: opt_bool(rec, &at, "self_billing")?.unwrap_or(false),
+        legal_notice: opt_str(rec, &at, "legal_notice")?.map(str::to_owned),
+        party: read_party(rec, &at, true)?,
+        enforce_peppol_rules: opt_bool(rec, &at, "enforce_peppol_rules")?.unwrap_or(false),
         ..crate::context::Company::default()
     };
     match rec.get("exemption_mentions") {
@@ -453,10 +544,12 @@ fn read_relations(
     raw: Option<&[&RawValue]>,
     world: &mut World,
 ) -> Result<Vec<(String, Box<str>)>, ScenarioError> {
-    let mut seen = HashSet::new();
-    let mut ids = Vec::new();
+    let n = count(top, raw, "relations");
+    let mut seen = HashSet::with_capacity(n);
+    let mut ids = Vec::with_capacity(n);
+    world.relations.reserve(n);
     each_record(top, raw, "relations", |i, rec, text| {
-        let at = format!("relations[{i}]");
+        let at = Item("relations", i);
         let id = record_id(rec, &at, "id", &mut seen)?;
         let kind = match req_str(rec, &at, "kind")? {
             "company" => RelationKind::Company,
@@ -482,13 +575,13 @@ fn read_relations(
         let peppol = opt_bool(rec, &at, "peppol")?.unwrap_or(false);
         world.relations.insert(
             id.clone(),
-            Relation {
+            Box::new(Relation {
                 id: id.clone(),
                 kind,
                 payment_terms,
                 peppol,
                 party: read_party(rec, &at, false)?,
-            },
+            }),
         );
         ids.push((id, text));
         Ok(())
@@ -565,22 +658,24 @@ fn read_locations(
     raw: Option<&[&RawValue]>,
     world: &mut World,
 ) -> Result<Vec<(String, String, Box<str>)>, ScenarioError> {
-    let mut seen = HashSet::new();
-    let mut ids = Vec::new();
+    let n = count(top, raw, "delivery_locations");
+    let mut seen = HashSet::with_capacity(n);
+    let mut ids = Vec::with_capacity(n);
+    world.locations.reserve(n);
     each_record(top, raw, "delivery_locations", |i, rec, text| {
-        let at = format!("delivery_locations[{i}]");
+        let at = Item("delivery_locations", i);
         let id = record_id(rec, &at, "id", &mut seen)?;
         let relation_id = req_str(rec, &at, "relation_id")?.to_owned();
         world.locations.insert(
             id.clone(),
-            DeliveryLocation {
+            Box::new(DeliveryLocation {
                 id: id.clone(),
                 relation_id: relation_id.clone(),
                 name: opt_str(rec, &at, "name")?.map(str::to_owned),
                 address: opt_address(rec, &at, "address")?,
                 identifier: opt_str(rec, &at, "identifier")?.map(str::to_owned),
                 identifier_scheme: opt_str(rec, &at, "identifier_scheme")?.map(str::to_owned),
-            },
+            }),
         );
         ids.push((id, relation_id, text));
         Ok(())

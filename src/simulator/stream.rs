@@ -86,6 +86,17 @@ pub(super) fn canonical<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
+/// [`canonical`], written into room for `capacity` bytes: a record's text is about as
+/// long as its compact text, and the string is not grown as it is written.
+pub(super) fn canonical_sized<T: Serialize + ?Sized>(value: &T, capacity: usize) -> String {
+    let mut bytes = Vec::with_capacity(capacity);
+    match serde_json::to_writer(&mut bytes, value) {
+        // serde_json writes UTF-8.
+        Ok(()) => String::from_utf8(bytes).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
 /// Writes `level` levels of the pretty writer's indentation (two spaces each).
 fn indent<W: Write + ?Sized>(out: &mut W, level: usize) -> io::Result<()> {
     for _ in 0..level {

@@ -18,10 +18,12 @@ pub struct World {
     pub(crate) today: NaiveDate,
     pub(crate) now: DateTime<Utc>,
     pub(crate) company: Company,
-    pub(crate) relations: HashMap<String, Relation>,
+    /// Boxed: the table stays small enough to be found in the cache at any size.
+    pub(crate) relations: HashMap<String, Box<Relation>>,
     pub(crate) journals: HashMap<String, Journal>,
     pub(crate) defaults: BTreeMap<JournalCategory, String>,
-    pub(crate) locations: HashMap<String, DeliveryLocation>,
+    /// Boxed, as the relations.
+    pub(crate) locations: HashMap<String, Box<DeliveryLocation>>,
     pub(crate) counters: BTreeMap<String, BTreeMap<Window, u64>>,
 }
 
@@ -100,7 +102,7 @@ impl Context for World {
     }
 
     fn relation(&self, id: &str) -> Result<Option<Relation>, ContextError> {
-        Ok(self.relations.get(id).cloned())
+        Ok(self.relations.get(id).map(|r| (**r).clone()))
     }
 
     fn journal(&self, id: &str) -> Result<Option<Journal>, ContextError> {
@@ -116,7 +118,7 @@ impl Context for World {
     }
 
     fn delivery_location(&self, id: &str) -> Result<Option<DeliveryLocation>, ContextError> {
-        Ok(self.locations.get(id).cloned())
+        Ok(self.locations.get(id).map(|l| (**l).clone()))
     }
 
     fn next_sequence(&self, journal: &Journal, window: Window) -> Result<u64, ContextError> {

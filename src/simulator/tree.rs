@@ -1,0 +1,310 @@
+//! A scenario's record read from its JSON text into a tree that borrows the text
+//! (issue 12): an object is a list of its members, a string without escapes is a
+//! slice of the text. The world is read from it and its compact text is written
+//! from it, with none of the maps and owned strings of a `serde_json::Value`.
+//!
+//! It reads and writes exactly as a `Value` does: a repeated key keeps its first
+//! place and takes its last value, a number keeps its text (`arbitrary_precision`),
+//! and an object whose first key is serde_json's private number token is that
+//! number. A text it cannot read as a `Value` would (serde_json's private raw-value
+//! token) is refused, and the caller reads it as a `Value` instead.
+
+use super::scenario::{Field, Record};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::Number;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+
+/// serde_json's private key of a number under `arbitrary_precision`.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+/// serde_json's private key of a raw value.
+const RAW_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// A JSON value whose strings borrow the text they were read from.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Node<'a> {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(Cow<'a, str>),
+    Array(Vec<Node<'a>>),
+    Object(Members<'a>),
+}
+
+/// An object's members in the text's order, repeated keys included.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Members<'a>(Vec<(Cow<'a, str>, Node<'a>)>);
+
+impl<'a> Members<'a> {
+    /// Reads an object from its JSON text; `None` for any other text, or one to read
+    /// as a `Value` instead (see the module's doc).
+    pub(crate) fn read(text: &'a str) -> Option<Members<'a>> {
+        match serde_json::from_str(text) {
+            Ok(Node::Object(members)) => Some(members),
+            _ => None,
+        }
+    }
+
+    /// The value of `key`: its last one, as in a `Value`.
+    fn get(&self, key: &str) -> Option<&Node<'a>> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Whether two members share a key.
+    fn has_repeated_key(&self) -> bool {
+        let keys = &self.0;
+        if keys.len() <= 16 {
+            return keys
+                .iter()
+                .enumerate()
+                .any(|(i, (k, _))| keys.iter().take(i).any(|(earlier, _)| earlier == k));
+        }
+        let mut seen = std::collections::HashSet::with_capacity(keys.len());
+        !keys.iter().all(|(k, _)| seen.insert(&**k))
+    }
+}
+
+impl Record for Members<'_> {
+    fn field(&self, key: &str) -> Field<'_> {
+        match self.get(key) {
+            None | Some(Node::Null) => Field::Absent,
+            Some(Node::String(s)) => Field::Str(s),
+            Some(Node::Bool(b)) => Field::Bool(*b),
+            Some(Node::Object(members)) => Field::Object(members),
+            Some(Node::Number(_) | Node::Array(_)) => Field::Other,
+        }
+    }
+}
+
+impl Serialize for Node<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Node::Null => serializer.serialize_unit(),
+            Node::Bool(b) => serializer.serialize_bool(*b),
+            Node::Number(n) => n.serialize(serializer),
+            Node::String(s) => serializer.serialize_str(s),
+            Node::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Node::Object(members) => members.serialize(serializer),
+        }
+    }
+}
+
+impl Serialize for Members<'_> {
+    /// Each key once, at its first place, with its last value: as a `Value` holds it.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if !self.has_repeated_key() {
+            let mut map = serializer.serialize_map(Some(self.0.len()))?;
+            for (key, value) in &self.0 {
+                map.serialize_entry(key, value)?;
+            }
+            return map.end();
+        }
+        let mut last: HashMap<&str, &Node> = HashMap::with_capacity(self.0.len());
+        for (key, value) in &self.0 {
+            last.insert(key, value);
+        }
+        let mut map = serializer.serialize_map(Some(last.len()))?;
+        for (key, _) in &self.0 {
+            if let Some(value) = last.remove(&**key) {
+                map.serialize_entry(key, value)?;
+            }
+        }
+        map.end()
+    }
+}
+
+/// A string of the text: borrowed when it has no escape.
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_str(TextVisitor)
+    }
+}
+
+struct TextVisitor;
+
+impl<'de> Visitor<'de> for TextVisitor {
+    type Value = Text<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Self::Value, E> {
+        Ok(Text(Cow::Borrowed(s)))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Text(Cow::Owned(s.to_owned())))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Self::Value, E> {
+        Ok(Text(Cow::Owned(s)))
+    }
+}
+
+impl<'de> Deserialize<'de> for Node<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(NodeVisitor)
+    }
+}
+
+struct NodeVisitor;
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = Node<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Node::Null)
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Self::Value, E> {
+        Ok(Node::Bool(b))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Self::Value, E> {
+        Ok(Node::Number(n.into()))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Self::Value, E> {
+        Ok(Node::Number(n.into()))
+    }
+
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Self::Value, E> {
+        Ok(Node::String(Cow::Borrowed(s)))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Node::String(Cow::Owned(s.to_owned())))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Self::Value, E> {
+        Ok(Node::String(Cow::Owned(s)))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Node::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut members = Vec::new();
+        while let Some(Text(key)) = map.next_key()? {
+            if members.is_empty() {
+                // As `Value`'s own reading classifies an object's first key.
+                if key == NUMBER_TOKEN {
+                    let Text(text) = map.next_value()?;
+                    let number = text.parse::<Number>().map_err(de::Error::custom)?;
+                    return Ok(Node::Number(number));
+                }
+                if key == RAW_TOKEN {
+                    return Err(de::Error::custom("a raw value: read as a Value"));
+                }
+            }
+            let value = map.next_value()?;
+            members.push((key, value));
+        }
+        Ok(Node::Object(Members(members)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// The compact text of a record as a `Value` and as a tree.
+    fn both(text: &str) -> (String, Option<String>) {
+        let value: Value = serde_json::from_str(text).unwrap_or_default();
+        let tree = Members::read(text).map(|m| serde_json::to_string(&m).unwrap_or_default());
+        (serde_json::to_string(&value).unwrap_or_default(), tree)
+    }
+
+    #[test]
+    fn a_tree_writes_the_compact_text_a_value_writes() {
+        // issue 12: a record's kept text is the one serde_json writes for its `Value`,
+        // byte for byte, whichever way it was read
+        for text in [
+            r#"{"id":"a","n":1.50,"e":1E5,"z":-0,"neg":-0.00,"big":123456789012345678901234567890}"#,
+            r#"{ "id" : "a" , "t" : [ 1 , "x" , null , true , false , { } , [ ] ] }"#,
+            r#"{"id":"é\u00e9\n\t\"\\\/\u0001\ud83d\ude00","k\u0041":"v"}"#,
+            r#"{"a":1,"b":2,"a":3}"#,
+            r#"{"a":{"x":1,"x":{"y":2,"y":3}},"b":[{"c":1,"c":2}],"a":{"z":0}}"#,
+            r#"{"$serde_json::private::Number":"12.5"}"#,
+            r#"{"n":{"$serde_json::private::Number":"7"},"m":{"k":1,"$serde_json::private::Number":"7"}}"#,
+            r#"{}"#,
+        ] {
+            let (value, tree) = both(text);
+            if text.starts_with(r#"{"$serde"#) {
+                // a number, not an object: not a record
+                assert_eq!(tree, None, "{text}");
+                continue;
+            }
+            assert_eq!(tree.as_deref(), Some(value.as_str()), "{text}");
+        }
+    }
+
+    #[test]
+    fn many_repeated_keys_keep_their_first_place_and_last_value() {
+        // issue 12: the hashed path of the writer (more than 16 members)
+        let mut text = String::from("{");
+        for i in 0..40 {
+            text.push_str(&format!("\"k{}\":{i},", i % 25));
+        }
+        text.push_str("\"end\":true}");
+        let (value, tree) = both(&text);
+        assert_eq!(tree.as_deref(), Some(value.as_str()));
+    }
+
+    #[test]
+    fn a_raw_value_token_or_a_bad_number_token_is_left_to_the_value_reading() {
+        // issue 12: what a tree cannot read as a `Value` reads it is refused
+        assert_eq!(
+            Members::read(r#"{"a":{"$serde_json::private::RawValue":"1"}}"#),
+            None
+        );
+        assert_eq!(
+            Members::read(r#"{"a":{"$serde_json::private::Number":"x"}}"#),
+            None
+        );
+        assert!(
+            serde_json::from_str::<Value>(r#"{"a":{"$serde_json::private::Number":"x"}}"#).is_err()
+        );
+        assert_eq!(Members::read("[1]"), None);
+    }
+
+    #[test]
+    fn a_field_is_read_as_in_a_value() {
+        // issue 12: the last of a repeated key; null is absent; numbers and arrays are
+        // of another type
+        let m =
+            Members::read(r#"{"a":"x","a":"y","n":null,"b":true,"o":{"c":"d"},"num":1,"arr":[]}"#);
+        let m = m.unwrap_or_default();
+        assert!(matches!(m.field("a"), Field::Str("y")));
+        assert!(matches!(m.field("n"), Field::Absent));
+        assert!(matches!(m.field("missing"), Field::Absent));
+        assert!(matches!(m.field("b"), Field::Bool(true)));
+        assert!(matches!(m.field("num"), Field::Other));
+        assert!(matches!(m.field("arr"), Field::Other));
+        let Field::Object(o) = m.field("o") else {
+            panic!("o is an object");
+        };
+        assert!(matches!(o.field("c"), Field::Str("d")));
+    }
+}
