@@ -5,6 +5,7 @@
 use super::auth::header_loc;
 use super::request::{parse_query, Body, ReqBody, Request, Route};
 use super::Simulator;
+use crate::context::Context as _;
 use crate::context::Permissions;
 use crate::document::Document;
 use crate::error::{ApiError, ErrorCode, Loc, LocItem, ValidationError};
@@ -135,12 +136,11 @@ impl Simulator {
             Route::DocumentAttachments(_) => crate::http::not_implemented(),
             Route::DocumentUbl(id) => self.ubl_of(&id),
             Route::DeliveryLocations => return locations_of(req),
-            Route::DeliveryLocation(id) => self
-                .records
-                .locations
-                .get(&id)
-                .map_or_else(|| not_found_id("delivery location", &id), |rec| (200, rec)),
-            Route::Relation(id) => self.records.relations.get(&id).map_or_else(
+            Route::DeliveryLocation(id) => self.world.locations.get(&id).map_or_else(
+                || not_found_id("delivery location", &id),
+                |text| (200, super::records::record_value(text)),
+            ),
+            Route::Relation(id) => self.world.relations.get(&id).map_or_else(
                 || not_found_id("relation", &id),
                 |text| (200, super::records::record_value(text)),
             ),
@@ -444,15 +444,14 @@ impl Simulator {
                 None => not_found_id("document", id),
             };
         };
-        let relation = self.world.relations.get(&doc.relation_id).map(|r| &**r);
+        let relation = self.world.relation(&doc.relation_id).ok().flatten();
         let location = doc
             .delivery_location_id
             .as_deref()
-            .and_then(|l| self.world.locations.get(l))
-            .map(|l| &**l);
+            .and_then(|l| self.world.delivery_location(l).ok().flatten());
         let ubl = relation
             .filter(|_| doc.xml_available)
-            .and_then(|r| crate::peppol::ubl(doc, &self.world.company, r, location));
+            .and_then(|r| crate::peppol::ubl(doc, &self.world.company, &r, location.as_ref()));
         match ubl {
             Some(ubl) => (
                 200,

@@ -166,6 +166,12 @@ pub(crate) fn read_received(
     sim: &mut Simulator,
 ) -> Result<(), ScenarioError> {
     let mut seen = taken.clone();
+    // The relations in the order of their ids, read once for every received document.
+    let relations = if items.is_empty() {
+        Vec::new()
+    } else {
+        sim.world.relations_by_id()
+    };
     for (i, rec) in items.into_iter().enumerate() {
         let at = format!("received[{i}]");
         let id = match rec.get("id") {
@@ -215,12 +221,8 @@ pub(crate) fn read_received(
             }
         };
         let doc = received::read(&bytes);
-        // relations in the order of their ids
-        let mut relations: Vec<&crate::context::Relation> =
-            sim.world.relations.values().map(|r| &**r).collect();
-        relations.sort_unstable_by(|a, b| a.id.cmp(&b.id));
         let relation = doc
-            .pick_relation(relations.into_iter().map(|r| {
+            .pick_relation(relations.iter().map(|r| {
                 (
                     r,
                     r.party.peppol_id.as_deref(),

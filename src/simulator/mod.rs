@@ -75,12 +75,8 @@ impl ScenarioError {
 /// The records of the scenario as given, answered by the GET endpoints.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Records {
-    /// Relations by id, as their JSON text ([`records::record_value`]).
-    pub(crate) relations: HashMap<String, Box<str>>,
     /// Journals by id.
     pub(crate) journals: HashMap<String, Value>,
-    /// Delivery locations in scenario order: id, `relation_id`, record.
-    pub(crate) locations: records::Locations,
     /// Brandings in scenario order: id, record (its `default` kept up to date).
     pub(crate) brandings: records::Brandings,
 }
@@ -321,7 +317,7 @@ impl Simulator {
                 None => responses.write(status, &Value::Null),
             },
             endpoints::Reply::Locations(relation_id) => {
-                responses.write_records(status, self.records.locations.texts_of(relation_id))
+                responses.write_records(status, self.world.locations.texts_of(relation_id))
             }
         }
     }
@@ -336,7 +332,7 @@ impl Simulator {
                 .get(&id)
                 .map_or(Value::Null, Document::to_json),
             endpoints::Reply::Locations(relation_id) => {
-                Value::Array(self.records.locations.of_relation(&relation_id).collect())
+                Value::Array(self.world.locations.of_relation(&relation_id).collect())
             }
         }
     }

@@ -13,42 +13,130 @@ pub(crate) fn record_value(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_default()
 }
 
-/// Delivery locations in scenario order (id, `relation_id`, record text), indexed by
-/// id and by relation.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Records kept as their compact JSON texts, one after another in one string: a
+/// world of 40 000 records is a few allocations, not hundreds of thousands, and is
+/// dropped at once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Texts {
+    all: String,
+    /// Where each record's text ends in `all`.
+    ends: Vec<usize>,
+}
+
+impl Texts {
+    /// Makes room for `records` more records of `bytes` bytes in all.
+    fn reserve(&mut self, records: usize, bytes: usize) {
+        self.all.reserve(bytes);
+        self.ends.reserve(records);
+    }
+
+    /// Adds a record's text after the others; its index.
+    fn push(&mut self, text: &str) -> usize {
+        self.all.push_str(text);
+        self.ends.push(self.all.len());
+        self.ends.len() - 1
+    }
+
+    /// The text of the record at `index`.
+    fn get(&self, index: usize) -> Option<&str> {
+        let end = *self.ends.get(index)?;
+        let start = match index.checked_sub(1) {
+            Some(before) => *self.ends.get(before)?,
+            None => 0,
+        };
+        self.all.get(start..end)
+    }
+}
+
+/// Relations as their texts, found by id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Relations {
+    texts: Texts,
+    by_id: HashMap<String, usize>,
+}
+
+impl Relations {
+    /// Makes room for `n` more relations of `bytes` bytes of text in all.
+    pub(crate) fn reserve(&mut self, n: usize, bytes: usize) {
+        self.texts.reserve(n, bytes);
+        self.by_id.reserve(n);
+    }
+
+    /// Whether a relation has the id.
+    pub(crate) fn contains(&self, id: &str) -> bool {
+        self.by_id.contains_key(id)
+    }
+
+    /// Adds the relation `id` (an id not yet held) with its text.
+    pub(crate) fn insert(&mut self, id: &str, text: &str) {
+        let index = self.texts.push(text);
+        self.by_id.entry(id.to_owned()).or_insert(index);
+    }
+
+    /// The text of the relation `id`.
+    pub(crate) fn get(&self, id: &str) -> Option<&str> {
+        self.texts.get(*self.by_id.get(id)?)
+    }
+
+    /// The text of every relation, in no order.
+    pub(crate) fn texts(&self) -> impl Iterator<Item = &str> {
+        self.by_id.values().filter_map(|&i| self.texts.get(i))
+    }
+}
+
+/// No next location of the same relation.
+const LAST: usize = usize::MAX;
+
+/// Delivery locations as their texts in scenario order, found by id and by relation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Locations {
-    list: Vec<(String, String, Box<str>)>,
+    texts: Texts,
     /// The first location of each id.
     by_id: HashMap<String, usize>,
-    /// The locations of each relation, in scenario order.
-    by_relation: HashMap<String, Vec<usize>>,
+    /// The first and the last location of each relation.
+    by_relation: HashMap<String, (usize, usize)>,
+    /// For each location, the next one of its relation in scenario order ([`LAST`]).
+    next: Vec<usize>,
 }
 
 impl Locations {
-    /// Makes room for `n` more locations.
-    pub(crate) fn reserve(&mut self, n: usize) {
-        self.list.reserve(n);
+    /// Makes room for `n` more locations of `bytes` bytes of text in all.
+    pub(crate) fn reserve(&mut self, n: usize, bytes: usize) {
+        self.texts.reserve(n, bytes);
         self.by_id.reserve(n);
         self.by_relation.reserve(n);
+        self.next.reserve(n);
+    }
+
+    /// Whether a location has the id.
+    pub(crate) fn contains(&self, id: &str) -> bool {
+        self.by_id.contains_key(id)
     }
 
     /// Adds a location after the others.
-    pub(crate) fn push(&mut self, (id, relation_id, record): (String, String, Box<str>)) {
-        let index = self.list.len();
-        self.by_id.entry(id.clone()).or_insert(index);
-        self.by_relation
-            .entry(relation_id.clone())
-            .or_default()
-            .push(index);
-        self.list.push((id, relation_id, record));
+    pub(crate) fn push(&mut self, id: &str, relation_id: &str, text: &str) {
+        let index = self.texts.push(text);
+        self.next.push(LAST);
+        if !self.by_id.contains_key(id) {
+            self.by_id.insert(id.to_owned(), index);
+        }
+        match self.by_relation.get_mut(relation_id) {
+            Some((_, last)) => {
+                if let Some(next) = self.next.get_mut(*last) {
+                    *next = index;
+                }
+                *last = index;
+            }
+            None => {
+                self.by_relation
+                    .insert(relation_id.to_owned(), (index, index));
+            }
+        }
     }
 
-    /// The record of the location `id`.
-    pub(crate) fn get(&self, id: &str) -> Option<Value> {
-        let index = *self.by_id.get(id)?;
-        self.list
-            .get(index)
-            .map(|(_, _, record)| record_value(record))
+    /// The text of the location `id`.
+    pub(crate) fn get(&self, id: &str) -> Option<&str> {
+        self.texts.get(*self.by_id.get(id)?)
     }
 
     /// The records of the relation's locations, in scenario order.
@@ -58,11 +146,11 @@ impl Locations {
 
     /// The compact JSON texts of the relation's locations, in scenario order.
     pub(crate) fn texts_of<'a>(&'a self, relation_id: &str) -> impl Iterator<Item = &'a str> + 'a {
-        self.by_relation
-            .get(relation_id)
-            .into_iter()
-            .flatten()
-            .filter_map(|&i| self.list.get(i).map(|(_, _, record)| &**record))
+        let first = self.by_relation.get(relation_id).map_or(LAST, |&(f, _)| f);
+        std::iter::successors((first != LAST).then_some(first), |&i| {
+            self.next.get(i).copied().filter(|&n| n != LAST)
+        })
+        .filter_map(|i| self.texts.get(i))
     }
 }
 
@@ -132,11 +220,11 @@ mod tests {
             ("d", "r3"),
             ("e", "r1"),
         ] {
-            l.push((
-                id.into(),
-                rel.into(),
-                json!({ "id": id, "relation_id": rel }).to_string().into(),
-            ));
+            l.push(
+                id,
+                rel,
+                &json!({ "id": id, "relation_id": rel }).to_string(),
+            );
         }
         l
     }
@@ -154,11 +242,39 @@ mod tests {
     }
 
     #[test]
+    fn relations_are_found_by_id_among_texts_kept_in_one_string() {
+        // issue 12: a relation's text is found by its id, each text exactly as pushed,
+        // the empty one and the first included
+        let mut r = Relations::default();
+        r.reserve(3, 20);
+        for (id, text) in [
+            ("r1", r#"{"id":"r1"}"#),
+            ("r2", ""),
+            ("r3", r#"{"id":"r3","é":"ü"}"#),
+        ] {
+            assert!(!r.contains(id));
+            r.insert(id, text);
+        }
+        assert_eq!(r.get("r1"), Some(r#"{"id":"r1"}"#));
+        assert_eq!(r.get("r2"), Some(""));
+        assert_eq!(r.get("r3"), Some(r#"{"id":"r3","é":"ü"}"#));
+        assert_eq!(r.get("r4"), None);
+        assert!(r.contains("r3"));
+        let mut all: Vec<&str> = r.texts().collect();
+        all.sort_unstable();
+        assert_eq!(all, ["", r#"{"id":"r1"}"#, r#"{"id":"r3","é":"ü"}"#]);
+    }
+
+    #[test]
     fn a_location_is_found_by_its_id() {
         // issue 12: GET /delivery-locations/{id} reads an index
         let l = locations();
-        assert_eq!(l.get("c"), Some(json!({"id": "c", "relation_id": "r1"})));
+        assert_eq!(
+            l.get("c").map(record_value),
+            Some(json!({"id": "c", "relation_id": "r1"}))
+        );
         assert_eq!(l.get("z"), None);
+        assert!(l.contains("e") && !l.contains("z"));
     }
 
     #[test]

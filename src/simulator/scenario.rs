@@ -6,6 +6,7 @@
 use super::async_world::Documents;
 use super::auth::{Client, Tokens};
 use super::request::Request;
+use super::stream::compact;
 use super::tree::Members;
 use super::world::World;
 use super::{Records, ScenarioError, Simulator};
@@ -110,11 +111,13 @@ fn each_record(
     top: &Object,
     raw: Option<&[&RawValue]>,
     key: &str,
-    mut read: impl FnMut(usize, &dyn Record, Box<str>) -> Result<(), ScenarioError>,
+    mut read: impl FnMut(usize, &dyn Record, &str) -> Result<(), ScenarioError>,
 ) -> Result<(), ScenarioError> {
+    // The compact text of the record being read, written into the same buffer each time.
+    let mut scratch = Vec::new();
     let Some(raw) = raw else {
         for (i, rec) in list(top, key)?.into_iter().enumerate() {
-            read(i, rec, super::stream::canonical(rec).into_boxed_str())?;
+            read(i, rec, compact(rec, &mut scratch))?;
         }
         return Ok(());
     };
@@ -124,29 +127,36 @@ fn each_record(
     }
     for (i, text) in raw.iter().enumerate() {
         if let Some(rec) = Members::read(text.get()) {
-            read(
-                i,
-                &rec,
-                super::stream::canonical_sized(&rec, text.get().len()).into_boxed_str(),
-            )?;
+            read(i, &rec, compact(&rec, &mut scratch))?;
         } else if let Ok(Value::Object(rec)) = serde_json::from_str::<Value>(text.get()) {
-            read(
-                i,
-                &rec,
-                super::stream::canonical_sized(&rec, text.get().len()).into_boxed_str(),
-            )?;
+            read(i, &rec, compact(&rec, &mut scratch))?;
         }
     }
     Ok(())
 }
 
-/// How many records the list `key` holds (its text's, or the scenario's), to reserve
-/// room for them once.
-fn count(top: &Object, raw: Option<&[&RawValue]>, key: &str) -> usize {
+/// A record's text read with `read` (as a tree, or as a `Value` when the tree
+/// refuses it): what the world reads from a record it keeps as text.
+pub(super) fn read_text<T>(
+    text: &str,
+    read: impl FnOnce(&dyn Record) -> Result<T, ScenarioError>,
+) -> Result<T, ScenarioError> {
+    if let Some(rec) = Members::read(text) {
+        return read(&rec);
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(rec)) => read(&rec),
+        _ => Err(malformed("a record's text is not a JSON object")),
+    }
+}
+
+/// How many records the list `key` holds (its text's, or the scenario's), and how
+/// many bytes of text (about), to reserve room for them once.
+fn count(top: &Object, raw: Option<&[&RawValue]>, key: &str) -> (usize, usize) {
     match (raw, top.get(key)) {
-        (Some(raw), _) => raw.len(),
-        (None, Some(Value::Array(items))) => items.len(),
-        _ => 0,
+        (Some(raw), _) => (raw.len(), raw.iter().map(|r| r.get().len()).sum()),
+        (None, Some(Value::Array(items))) => (items.len(), 0),
+        _ => (0, 0),
     }
 }
 
@@ -194,9 +204,9 @@ pub(super) fn load_with(
         world.company = read_company(company)?;
     }
     let clients = read_clients(top)?;
-    let relations = read_relations(top, raw.relations.as_deref(), &mut world)?;
+    read_relations(top, raw.relations.as_deref(), &mut world)?;
     let journals = read_journals(top, &mut world)?;
-    let locations = read_locations(top, raw.locations.as_deref(), &mut world)?;
+    read_locations(top, raw.locations.as_deref(), &mut world)?;
     let brandings = read_brandings(top)?;
 
     let mut simulator = Simulator {
@@ -232,13 +242,8 @@ pub(super) fn load_with(
     }
     .map(Vec::into_iter);
     let records = &mut simulator.records;
-    records.relations.extend(relations);
     for (id, rec) in journals.into_iter().zip(&mut lists[0]) {
         records.journals.insert(id, rec);
-    }
-    records.locations.reserve(locations.len());
-    for location in locations {
-        records.locations.push(location);
     }
     for (id, rec) in brandings.into_iter().zip(&mut lists[1]) {
         records.brandings.push((id, rec));
@@ -344,6 +349,19 @@ impl fmt::Display for Nested<'_> {
     }
 }
 
+/// The record's identifier (`id`, or `client_id` for a client): a string.
+fn id_of<'a>(
+    rec: &'a dyn Record,
+    at: &dyn fmt::Display,
+    key: &str,
+) -> Result<&'a str, ScenarioError> {
+    match rec.field(key) {
+        Field::Absent => Err(malformed(format!("{at}: missing {key}"))),
+        Field::Str(s) => Ok(s),
+        _ => Err(malformed(format!("{at}: {key} must be a string"))),
+    }
+}
+
 /// The record's identifier (`id`, or `client_id` for a client), unique among its kind.
 fn record_id(
     rec: &dyn Record,
@@ -351,11 +369,7 @@ fn record_id(
     key: &str,
     seen: &mut HashSet<String>,
 ) -> Result<String, ScenarioError> {
-    let id = match rec.field(key) {
-        Field::Absent => return Err(malformed(format!("{at}: missing {key}"))),
-        Field::Str(s) => s.to_owned(),
-        _ => return Err(malformed(format!("{at}: {key} must be a string"))),
-    };
+    let id = id_of(rec, at, key)?.to_owned();
     if !seen.insert(id.clone()) {
         return Err(malformed(format!("{at}: duplicate {key} {id:?}")));
     }
@@ -538,55 +552,61 @@ fn read_clients(top: &Object) -> Result<Vec<Client>, ScenarioError> {
     Ok(clients)
 }
 
-/// Reads the relations into the world; their ids and texts, in order.
+/// Reads the relations into the world, each kept as its text.
 fn read_relations(
     top: &Object,
     raw: Option<&[&RawValue]>,
     world: &mut World,
-) -> Result<Vec<(String, Box<str>)>, ScenarioError> {
-    let n = count(top, raw, "relations");
-    let mut seen = HashSet::with_capacity(n);
-    let mut ids = Vec::with_capacity(n);
-    world.relations.reserve(n);
+) -> Result<(), ScenarioError> {
+    let (n, bytes) = count(top, raw, "relations");
+    world.relations.reserve(n, bytes);
     each_record(top, raw, "relations", |i, rec, text| {
         let at = Item("relations", i);
-        let id = record_id(rec, &at, "id", &mut seen)?;
-        let kind = match req_str(rec, &at, "kind")? {
-            "company" => RelationKind::Company,
-            "contact" => RelationKind::Contact,
-            other => {
-                return Err(malformed(format!(
-                    "{at}: kind must be \"company\" or \"contact\", got {other:?}"
-                )))
-            }
-        };
-        let payment_terms = match opt_str(rec, &at, "payment_terms")? {
-            None => None,
-            Some(_) if kind == RelationKind::Contact => {
-                return Err(malformed(format!(
-                    "{at}: a contact never has payment_terms"
-                )));
-            }
-            Some(text) => Some(
-                text.parse::<PaymentTerms>()
-                    .map_err(|e| malformed(format!("{at}: {e}")))?,
-            ),
-        };
-        let peppol = opt_bool(rec, &at, "peppol")?.unwrap_or(false);
-        world.relations.insert(
-            id.clone(),
-            Box::new(Relation {
-                id: id.clone(),
-                kind,
-                payment_terms,
-                peppol,
-                party: read_party(rec, &at, false)?,
-            }),
-        );
-        ids.push((id, text));
+        let id = id_of(rec, &at, "id")?;
+        if world.relations.contains(id) {
+            return Err(malformed(format!("{at}: duplicate id {id:?}")));
+        }
+        read_relation(rec, &at)?;
+        world.relations.insert(id, text);
         Ok(())
-    })?;
-    Ok(ids)
+    })
+}
+
+/// A relation record as the rules read it; the uniqueness of its id is the caller's
+/// to check.
+pub(super) fn read_relation(
+    rec: &dyn Record,
+    at: &dyn fmt::Display,
+) -> Result<Relation, ScenarioError> {
+    let id = id_of(rec, at, "id")?.to_owned();
+    let kind = match req_str(rec, at, "kind")? {
+        "company" => RelationKind::Company,
+        "contact" => RelationKind::Contact,
+        other => {
+            return Err(malformed(format!(
+                "{at}: kind must be \"company\" or \"contact\", got {other:?}"
+            )))
+        }
+    };
+    let payment_terms = match opt_str(rec, at, "payment_terms")? {
+        None => None,
+        Some(_) if kind == RelationKind::Contact => {
+            return Err(malformed(format!(
+                "{at}: a contact never has payment_terms"
+            )));
+        }
+        Some(text) => Some(
+            text.parse::<PaymentTerms>()
+                .map_err(|e| malformed(format!("{at}: {e}")))?,
+        ),
+    };
+    Ok(Relation {
+        id,
+        kind,
+        payment_terms,
+        peppol: opt_bool(rec, at, "peppol")?.unwrap_or(false),
+        party: read_party(rec, at, false)?,
+    })
 }
 
 /// Reads the journals into the world; their ids, in order.
@@ -651,36 +671,40 @@ fn read_journals(top: &Object, world: &mut World) -> Result<Vec<String>, Scenari
     Ok(ids)
 }
 
-/// Reads the delivery locations into the world; their ids, relations and texts, in
-/// order.
+/// Reads the delivery locations into the world, each kept as its text.
 fn read_locations(
     top: &Object,
     raw: Option<&[&RawValue]>,
     world: &mut World,
-) -> Result<Vec<(String, String, Box<str>)>, ScenarioError> {
-    let n = count(top, raw, "delivery_locations");
-    let mut seen = HashSet::with_capacity(n);
-    let mut ids = Vec::with_capacity(n);
-    world.locations.reserve(n);
+) -> Result<(), ScenarioError> {
+    let (n, bytes) = count(top, raw, "delivery_locations");
+    world.locations.reserve(n, bytes);
     each_record(top, raw, "delivery_locations", |i, rec, text| {
         let at = Item("delivery_locations", i);
-        let id = record_id(rec, &at, "id", &mut seen)?;
-        let relation_id = req_str(rec, &at, "relation_id")?.to_owned();
-        world.locations.insert(
-            id.clone(),
-            Box::new(DeliveryLocation {
-                id: id.clone(),
-                relation_id: relation_id.clone(),
-                name: opt_str(rec, &at, "name")?.map(str::to_owned),
-                address: opt_address(rec, &at, "address")?,
-                identifier: opt_str(rec, &at, "identifier")?.map(str::to_owned),
-                identifier_scheme: opt_str(rec, &at, "identifier_scheme")?.map(str::to_owned),
-            }),
-        );
-        ids.push((id, relation_id, text));
+        let id = id_of(rec, &at, "id")?;
+        if world.locations.contains(id) {
+            return Err(malformed(format!("{at}: duplicate id {id:?}")));
+        }
+        let location = read_location(rec, &at)?;
+        world.locations.push(id, &location.relation_id, text);
         Ok(())
-    })?;
-    Ok(ids)
+    })
+}
+
+/// A delivery location record as the rules read it; the uniqueness of its id is the
+/// caller's to check.
+pub(super) fn read_location(
+    rec: &dyn Record,
+    at: &dyn fmt::Display,
+) -> Result<DeliveryLocation, ScenarioError> {
+    Ok(DeliveryLocation {
+        id: id_of(rec, at, "id")?.to_owned(),
+        relation_id: req_str(rec, at, "relation_id")?.to_owned(),
+        name: opt_str(rec, at, "name")?.map(str::to_owned),
+        address: opt_address(rec, at, "address")?,
+        identifier: opt_str(rec, at, "identifier")?.map(str::to_owned),
+        identifier_scheme: opt_str(rec, at, "identifier_scheme")?.map(str::to_owned),
+    })
 }
 
 /// Checks the brandings; their ids, in order.

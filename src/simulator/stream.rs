@@ -47,7 +47,7 @@ impl<W: Write + ?Sized> Responses<'_, W> {
 
 impl<W: Write + ?Sized> Responses<'_, W> {
     /// Writes one response whose body is a list of records given as compact JSON
-    /// text as `serde_json` writes it ([`canonical`]), re-indented as the pretty
+    /// text as `serde_json` writes it ([`compact`]), re-indented as the pretty
     /// writer would write their values: the bytes of [`Responses::write`] of the list
     /// of their values, without reading any into a value.
     pub(super) fn write_records<'r>(
@@ -80,21 +80,15 @@ impl<W: Write + ?Sized> Responses<'_, W> {
     }
 }
 
-/// A value's compact JSON text as `serde_json` writes it: what
-/// [`Responses::write_records`] re-indents.
-pub(super) fn canonical<T: Serialize + ?Sized>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
-/// [`canonical`], written into room for `capacity` bytes: a record's text is about as
-/// long as its compact text, and the string is not grown as it is written.
-pub(super) fn canonical_sized<T: Serialize + ?Sized>(value: &T, capacity: usize) -> String {
-    let mut bytes = Vec::with_capacity(capacity);
-    match serde_json::to_writer(&mut bytes, value) {
-        // serde_json writes UTF-8.
-        Ok(()) => String::from_utf8(bytes).unwrap_or_default(),
-        Err(_) => String::new(),
+/// A value's compact JSON text as `serde_json` writes it, written into `scratch`:
+/// what [`Responses::write_records`] re-indents.
+pub(super) fn compact<'s, T: Serialize + ?Sized>(value: &T, scratch: &'s mut Vec<u8>) -> &'s str {
+    scratch.clear();
+    if serde_json::to_writer(&mut *scratch, value).is_err() {
+        scratch.clear();
     }
+    // serde_json writes UTF-8.
+    std::str::from_utf8(scratch).unwrap_or_default()
 }
 
 /// Writes `level` levels of the pretty writer's indentation (two spaces each).
@@ -232,7 +226,10 @@ mod tests {
                     .expect("a Vec");
                 out
             };
-            let texts: Vec<String> = list.iter().map(canonical).collect();
+            let texts: Vec<String> = list
+                .iter()
+                .map(|v| compact(v, &mut Vec::new()).to_owned())
+                .collect();
             let by_text = {
                 let mut out = Vec::new();
                 let mut responses = Responses {

@@ -2,6 +2,8 @@
 //! relations, journals and delivery locations, and the journals' counters. It
 //! implements [`Context`], so the lifecycle functions read it like a server's database.
 
+use super::records::{Locations, Relations};
+use super::scenario::{read_location, read_relation, read_text};
 use crate::context::{Company, Context, ContextError, DeliveryLocation, Journal, Relation};
 use crate::lifecycle::DrawnNumber;
 use crate::numbering::{JournalCategory, Window};
@@ -18,12 +20,12 @@ pub struct World {
     pub(crate) today: NaiveDate,
     pub(crate) now: DateTime<Utc>,
     pub(crate) company: Company,
-    /// Boxed: the table stays small enough to be found in the cache at any size.
-    pub(crate) relations: HashMap<String, Box<Relation>>,
+    /// Relations as the scenario gives them, kept as their texts and read when asked for.
+    pub(crate) relations: Relations,
     pub(crate) journals: HashMap<String, Journal>,
     pub(crate) defaults: BTreeMap<JournalCategory, String>,
-    /// Boxed, as the relations.
-    pub(crate) locations: HashMap<String, Box<DeliveryLocation>>,
+    /// Delivery locations, kept as the relations are.
+    pub(crate) locations: Locations,
     pub(crate) counters: BTreeMap<String, BTreeMap<Window, u64>>,
 }
 
@@ -34,12 +36,23 @@ impl World {
             today,
             now,
             company: Company::default(),
-            relations: HashMap::new(),
+            relations: Relations::default(),
             journals: HashMap::new(),
             defaults: BTreeMap::new(),
-            locations: HashMap::new(),
+            locations: Locations::default(),
             counters: BTreeMap::new(),
         }
+    }
+
+    /// Every relation, read from its text, in the order of their ids.
+    pub(crate) fn relations_by_id(&self) -> Vec<Relation> {
+        let mut relations: Vec<Relation> = self
+            .relations
+            .texts()
+            .filter_map(|text| read_text(text, |rec| read_relation(rec, &"relation")).ok())
+            .collect();
+        relations.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+        relations
     }
 
     /// The next sequence of `journal`'s counter in `window` (1 when never drawn in).
@@ -102,7 +115,12 @@ impl Context for World {
     }
 
     fn relation(&self, id: &str) -> Result<Option<Relation>, ContextError> {
-        Ok(self.relations.get(id).map(|r| (**r).clone()))
+        match self.relations.get(id) {
+            None => Ok(None),
+            Some(text) => read_text(text, |rec| read_relation(rec, &"relation"))
+                .map(Some)
+                .map_err(|e| ContextError(format!("relation {id}: {}", e.message()))),
+        }
     }
 
     fn journal(&self, id: &str) -> Result<Option<Journal>, ContextError> {
@@ -118,10 +136,66 @@ impl Context for World {
     }
 
     fn delivery_location(&self, id: &str) -> Result<Option<DeliveryLocation>, ContextError> {
-        Ok(self.locations.get(id).map(|l| (**l).clone()))
+        match self.locations.get(id) {
+            None => Ok(None),
+            Some(text) => read_text(text, |rec| read_location(rec, &"delivery location"))
+                .map(Some)
+                .map_err(|e| ContextError(format!("delivery location {id}: {}", e.message()))),
+        }
     }
 
     fn next_sequence(&self, journal: &Journal, window: Window) -> Result<u64, ContextError> {
         Ok(self.counters_of(&journal.id, window))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::context::{Context, RelationKind};
+    use crate::simulator::Simulator;
+
+    /// A scenario whose relation and location repeat a key and escape their strings,
+    /// read by the whole-value reading (`one_value`) or from its text.
+    fn world_of(one_value: bool) -> Simulator {
+        let text = r#"{"today": "2026-11-21", "requests": [],
+            "relations": [{"id": "rel-\u0041", "kind": "contact", "name": "First",
+                           "peppol": true, "name": "Caf\u00e9 \"Zo\"",
+                           "address": {"city": "Gent", "city": "Li\u00e8ge", "x": [1]}}],
+            "delivery_locations": [{"id": "loc-1", "relation_id": "rel-A", "name": "Dock",
+                                    "identifier": "5410000000017", "identifier": null}]}"#;
+        let loaded = if one_value {
+            serde_json::from_str(text)
+                .map_err(|e| e.to_string())
+                .and_then(|v| Simulator::from_json(&v).map_err(|e| e.message().to_owned()))
+        } else {
+            Simulator::load(text.as_bytes()).map_err(|e| e.message().to_owned())
+        };
+        loaded.unwrap_or_else(|e| panic!("the scenario loads: {e}"))
+    }
+
+    #[test]
+    fn a_relation_and_a_location_kept_as_text_read_as_the_scenario_gives_them() {
+        // issue 12: the world keeps records as text and reads them when asked: the last
+        // of a repeated key, escapes decoded, null absent, with either reading
+        for one_value in [false, true] {
+            let sim = world_of(one_value);
+            let world = sim.world();
+            let relation = world.relation("rel-A").ok().flatten();
+            let relation = relation.unwrap_or_else(|| panic!("rel-A is found"));
+            assert_eq!(relation.id, "rel-A");
+            assert_eq!(relation.kind, RelationKind::Contact);
+            assert!(relation.peppol);
+            assert_eq!(relation.party.name.as_deref(), Some("Café \"Zo\""));
+            let city = relation.party.address.and_then(|a| a.city);
+            assert_eq!(city.as_deref(), Some("Liège"));
+            assert_eq!(world.relation("rel-\\u0041").ok().flatten(), None);
+            let location = world.delivery_location("loc-1").ok().flatten();
+            let location = location.unwrap_or_else(|| panic!("loc-1 is found"));
+            assert_eq!(location.relation_id, "rel-A");
+            assert_eq!(location.name.as_deref(), Some("Dock"));
+            assert_eq!(location.identifier, None);
+            assert_eq!(world.delivery_location("loc-2").ok().flatten(), None);
+            assert_eq!(world.relations_by_id().len(), 1);
+        }
     }
 }
