@@ -108,6 +108,30 @@ fn build(
     frac_digits: &str,
     exponent: i64,
 ) -> Result<Decimal, NumberError> {
+    // Most numbers: no exponent and at most 28 digits, below 10^28, which a decimal
+    // holds at the scale written: read without a list of digits.
+    if exponent == 0 && int_digits.len() + frac_digits.len() <= 28 {
+        let mut mantissa: i128 = 0;
+        for b in int_digits.bytes().chain(frac_digits.bytes()) {
+            mantissa = mantissa * 10 + i128::from(b - b'0');
+        }
+        if negative {
+            mantissa = -mantissa;
+        }
+        let scale = u32::try_from(frac_digits.len()).map_err(|_| NumberError::TooPrecise)?;
+        return Decimal::try_from_i128_with_scale(mantissa, scale)
+            .map_err(|_| NumberError::TooLarge { negative });
+    }
+    build_from_digits(negative, int_digits, frac_digits, exponent)
+}
+
+/// [`build`] for any number: from the list of its significant digits.
+fn build_from_digits(
+    negative: bool,
+    int_digits: &str,
+    frac_digits: &str,
+    exponent: i64,
+) -> Result<Decimal, NumberError> {
     // All significant digits, and the scale they are written at.
     let mut digits: Vec<u8> = int_digits
         .bytes()
@@ -184,6 +208,25 @@ pub fn decimal_from_json(value: &Value) -> Result<Decimal, NumberError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn prop_a_number_without_exponent_reads_as_from_its_list_of_digits(
+            negative: bool,
+            int_digits in "[0-9]{0,28}",
+            frac_digits in "[0-9]{0,28}",
+        ) {
+            // issue 12: the short path of `build` (no exponent, at most 28 digits) gives
+            // exactly what the list of digits gives, zeros and scale included
+            proptest::prop_assume!(int_digits.len() + frac_digits.len() <= 28);
+            // Decimal's `==` compares values: the parts are compared, so a scale counts.
+            let parts = |d: Decimal| (d.mantissa(), d.scale(), d.is_sign_negative());
+            proptest::prop_assert_eq!(
+                build(negative, &int_digits, &frac_digits, 0).map(parts),
+                build_from_digits(negative, &int_digits, &frac_digits, 0).map(parts)
+            );
+        }
+    }
 
     // Equivalent mutants (cargo mutants) in `build`; each only weakens a check that a
     // later one repeats with the same answer:

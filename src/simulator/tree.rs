@@ -204,7 +204,8 @@ impl<'de> Visitor<'de> for NodeVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut members = Vec::new();
+        // Room for a record's usual keys at once (serde_json gives no count).
+        let mut members = Vec::with_capacity(8);
         while let Some(Text(key)) = map.next_key()? {
             if members.is_empty() {
                 // As `Value`'s own reading classifies an object's first key.
