@@ -253,16 +253,21 @@ impl Loc {
     /// This location followed by one object key.
     #[must_use]
     pub fn key(&self, key: &str) -> Self {
-        let mut v = self.0.clone();
-        v.push(LocItem::from(key));
-        Self(v)
+        self.then(LocItem::from(key))
     }
 
     /// This location followed by one list index.
     #[must_use]
     pub fn index(&self, i: usize) -> Self {
-        let mut v = self.0.clone();
-        v.push(LocItem::Index(i));
+        self.then(LocItem::Index(i))
+    }
+
+    /// This location followed by `item`, in one allocation (a clone then a push
+    /// would allocate twice).
+    fn then(&self, item: LocItem) -> Self {
+        let mut v = Vec::with_capacity(self.0.len() + 1);
+        v.extend(self.0.iter().cloned());
+        v.push(item);
         Self(v)
     }
 

@@ -28,6 +28,11 @@
 //! - A scenario's clients must name their permissions among `c` and `u`; a company's
 //!   `exemption_mentions` keys must be VAT codes; any other unknown key inside a
 //!   record is ignored.
+//! - A relation or delivery location is checked in full at load, then kept as its
+//!   compact JSON text (as `serde_json` writes the record: a repeated key once, at its
+//!   first place, with its last value) and read into the rules' type when the rules
+//!   ask for it. `GET /relations/{id}` and `/delivery-locations` answer that record,
+//!   unknown keys included. A world of any size is thus a few strings and indexes.
 
 mod async_world;
 mod auth;
