@@ -206,6 +206,10 @@ fn is_default(record: &Value) -> bool {
     record.get("default") == Some(&Value::Bool(true))
 }
 
+// Equivalent mutants (cargo mutants): `Texts::reserve`, `Relations::reserve` and
+// `Locations::reserve` → `()` (and `scenario::count`'s figures) only make room ahead:
+// every answer is the same without.
+
 #[cfg(test)]
 mod tests {
     use super::*;

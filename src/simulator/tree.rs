@@ -225,6 +225,12 @@ impl<'de> Visitor<'de> for NodeVisitor {
     }
 }
 
+// Equivalent mutants (cargo mutants), each changing no answer:
+// - `has_repeated_key` → `true`, or its `<= 16` turned: the hashed writer writes an
+//   object without repeated keys as the plain one does, and both ways of finding a
+//   repeated key agree.
+// - `expecting` → empty: a visitor's error only sends the text to the `Value` reading.
+
 #[cfg(test)]
 mod tests {
     use super::*;

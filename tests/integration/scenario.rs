@@ -391,6 +391,22 @@ fn wrongly_typed_scenario_keys_are_malformed() {
             "delivery_locations[0]: missing relation_id",
         ),
         (
+            json!({"relations": [{"id": "r", "kind": "company", "address": {"city": 4000}}]}),
+            "relations[0].address: city must be a string",
+        ),
+        (
+            json!({"relations": [{"id": "r", "kind": "company", "address": "Gent"}]}),
+            "relations[0]: address must be an object",
+        ),
+        (
+            json!({"delivery_locations": [{"id": "l", "relation_id": "r", "address": {"street": []}}]}),
+            "delivery_locations[0].address: street must be a string",
+        ),
+        (
+            json!({"company": {"address": {"country_code": false}}}),
+            "company.address: country_code must be a string",
+        ),
+        (
             json!({"brandings": [{"id": "b", "default": "true"}]}),
             "brandings[0]: default must be a boolean",
         ),
