@@ -198,7 +198,7 @@ pub(crate) fn unsigned_zero(value: Decimal) -> Decimal {
 /// without building the `Number` (a `String` and a parse of the text for every
 /// amount); a test checks the two are written alike, by `serde_json` and by any other
 /// serializer.
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// Serializes a decimal as the JSON number of its text (`Decimal`'s `Display`),
 /// exactly as the `serde_json::Number` of that text serializes, formatted on the

@@ -105,8 +105,7 @@ pub(super) struct RawLists<'a> {
 /// Calls `read` on each record of the list `key` (the scenario's, or its text in
 /// `raw`) with the record's compact JSON text as `serde_json` writes it, in order. A
 /// list that is not an array, or an item that is not an object, is refused before
-/// any record is read. A record's text is read into a tree that borrows it
-/// ([`super::tree`]), or into a `Value` when the tree refuses it.
+/// any record is read. A record's text is read by [`read_text`].
 fn each_record(
     top: &Object,
     raw: Option<&[&RawValue]>,
@@ -117,7 +116,7 @@ fn each_record(
     let mut scratch = Vec::new();
     let Some(raw) = raw else {
         for (i, rec) in list(top, key)?.into_iter().enumerate() {
-            read(i, rec, compact(rec, &mut scratch))?;
+            read(i, rec, rec.compact(&mut scratch))?;
         }
         return Ok(());
     };
@@ -126,11 +125,7 @@ fn each_record(
         return Err(malformed(format!("{key}[{i}]: must be an object")));
     }
     for (i, text) in raw.iter().enumerate() {
-        if let Some(rec) = Members::read(text.get()) {
-            read(i, &rec, compact(&rec, &mut scratch))?;
-        } else if let Ok(Value::Object(rec)) = serde_json::from_str::<Value>(text.get()) {
-            read(i, &rec, compact(&rec, &mut scratch))?;
-        }
+        read_text(text.get(), |rec| read(i, rec, rec.compact(&mut scratch)))?;
     }
     Ok(())
 }
@@ -317,6 +312,10 @@ pub(crate) enum Field<'r> {
 pub(crate) trait Record {
     /// The field `key`.
     fn field(&self, key: &str) -> Field<'_>;
+
+    /// The record's compact JSON text as `serde_json` writes its `Value`, written
+    /// into `scratch`.
+    fn compact<'s>(&self, scratch: &'s mut Vec<u8>) -> &'s str;
 }
 
 impl Record for Object {
@@ -328,6 +327,10 @@ impl Record for Object {
             Some(Value::Object(o)) => Field::Object(o),
             Some(Value::Number(_) | Value::Array(_)) => Field::Other,
         }
+    }
+
+    fn compact<'s>(&self, scratch: &'s mut Vec<u8>) -> &'s str {
+        compact(self, scratch)
     }
 }
 

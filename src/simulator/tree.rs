@@ -10,6 +10,7 @@
 //! token) is refused, and the caller reads it as a `Value` instead.
 
 use super::scenario::{Field, Record};
+use crate::money::NUMBER_TOKEN;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Number;
@@ -17,8 +18,6 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
-/// serde_json's private key of a number under `arbitrary_precision`.
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 /// serde_json's private key of a raw value.
 const RAW_TOKEN: &str = "$serde_json::private::RawValue";
 
@@ -75,6 +74,10 @@ impl Record for Members<'_> {
             Some(Node::Object(members)) => Field::Object(members),
             Some(Node::Number(_) | Node::Array(_)) => Field::Other,
         }
+    }
+
+    fn compact<'s>(&self, scratch: &'s mut Vec<u8>) -> &'s str {
+        super::stream::compact(self, scratch)
     }
 }
 

@@ -49,7 +49,7 @@ impl World {
         let mut relations: Vec<Relation> = self
             .relations
             .texts()
-            .filter_map(|text| read_text(text, |rec| read_relation(rec, &"relation")).ok())
+            .filter_map(|text| relation_of(text).ok())
             .collect();
         relations.sort_unstable_by(|a, b| a.id.cmp(&b.id));
         relations
@@ -117,7 +117,7 @@ impl Context for World {
     fn relation(&self, id: &str) -> Result<Option<Relation>, ContextError> {
         match self.relations.get(id) {
             None => Ok(None),
-            Some(text) => read_text(text, |rec| read_relation(rec, &"relation"))
+            Some(text) => relation_of(text)
                 .map(Some)
                 .map_err(|e| ContextError(format!("relation {id}: {}", e.message()))),
         }
@@ -149,6 +149,11 @@ impl Context for World {
     }
 }
 
+/// A relation read from the text the world keeps.
+fn relation_of(text: &str) -> Result<Relation, super::ScenarioError> {
+    read_text(text, |rec| read_relation(rec, &"relation"))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::context::{Context, RelationKind};
@@ -177,11 +182,10 @@ mod tests {
     fn a_record_text_the_tree_refuses_is_read_as_a_value() {
         // issue 12: serde_json's private raw-value key is read by a `Value` (as the JSON
         // text it holds) and refused by the tree; the record still reads as a `Value`
-        use crate::simulator::scenario::{read_relation, read_text};
         let text = r#"{"id":"r","kind":"contact","x":{"$serde_json::private::RawValue":"[1]"}}"#;
-        let read = read_text(text, |rec| read_relation(rec, &"relation"));
+        let read = super::relation_of(text);
         assert_eq!(read.map(|r| r.id).ok().as_deref(), Some("r"));
-        let not_an_object = read_text("[1]", |rec| read_relation(rec, &"relation"));
+        let not_an_object = super::relation_of("[1]");
         assert!(not_an_object.is_err());
     }
 
