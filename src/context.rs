@@ -3,6 +3,7 @@
 //! permissions of the client. The core reads the world only through [`Context`]; a
 //! server implements it over its database, the simulator over its in-memory world.
 
+use crate::language::Language;
 use crate::numbering::{JournalCategory, Numbering, Window};
 use crate::party::{Address, Party};
 use crate::terms::PaymentTerms;
@@ -11,7 +12,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use std::collections::BTreeMap;
 
 /// The company's settings that the rules read.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Company {
     /// Whether self-billing (purchase invoices and credit notes) is enabled.
     pub self_billing: bool,
@@ -27,6 +28,47 @@ pub struct Company {
     pub party: Party,
     /// Whether a Peppol send of a document with findings is refused (peppol.md §3).
     pub enforce_peppol_rules: bool,
+    /// The language of the company's documents: the PDF's labels and the standard
+    /// exemption wordings (files.md §2). Default `en`.
+    pub language: Language,
+    /// Whether the UBL embeds the document's own PDF first among its additional
+    /// document references (files.md §3). Default true.
+    pub embed_pdf_in_ubl: bool,
+    /// The company's legal form (`BV`, `NV`, `SRL` …), printed in the PDF's footer.
+    pub legal_form: Option<String>,
+    /// The register that keeps the company (`RPR Gent`), printed in the PDF's footer.
+    pub register: Option<String>,
+}
+
+impl Default for Company {
+    /// No self-billing, notice, mentions or party; every currency; rules not
+    /// enforced; English; the PDF embedded in the UBL.
+    fn default() -> Self {
+        Company {
+            self_billing: false,
+            legal_notice: None,
+            exemption_mentions: BTreeMap::new(),
+            currencies: None,
+            party: Party::default(),
+            enforce_peppol_rules: false,
+            language: Language::En,
+            embed_pdf_in_ubl: true,
+            legal_form: None,
+            register: None,
+        }
+    }
+}
+
+/// The default branding's settings that shape the PDF's page (files.md §2). No
+/// default branding: a plain page (`Branding::default()`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Branding {
+    /// The accent colour, red, green and blue.
+    pub color: Option<[u8; 3]>,
+    /// The logo, a PNG or JPEG.
+    pub logo: Option<crate::pdf::Logo>,
+    /// A text printed at the bottom of every page (at most 500 characters).
+    pub footer: Option<String>,
 }
 
 impl Company {

@@ -358,6 +358,8 @@ pub struct Document {
     pub pdf_available: bool,
     /// Whether a structured XML is stored.
     pub xml_available: bool,
+    /// The files attached, in the order added (files.md §1).
+    pub attachments: Vec<crate::attachment::Attachment>,
 }
 
 /// An amount written as a JSON number with exactly the currency's minor-unit decimals.
@@ -545,7 +547,15 @@ impl Serialize for Document {
         m.serialize_entry("legal_notice", &self.legal_notice)?;
         m.serialize_entry("peppol_status", self.peppol_status.as_str())?;
         m.serialize_entry("mail_status", self.mail_status.as_str())?;
-        m.serialize_entry("attachments", &[(); 0])?;
+        m.serialize_entry(
+            "attachments",
+            &SeqOf(self.attachments.iter().map(|a| {
+                let mut entry = serde_json::Map::new();
+                entry.insert("filename".into(), Value::String(a.filename.clone()));
+                entry.insert("mimetype".into(), Value::String(a.mimetype.as_str().into()));
+                entry
+            })),
+        )?;
         let doc_amounts = |j: usize| comp.allowance_charges.get(j).map(|a| a.amount);
         m.serialize_entry(
             "allowance_charges",

@@ -130,6 +130,24 @@ pub enum ErrorCode {
     XmlNotAvailable,
     /// A change or a send a received document does not take (peppol.md §4).
     ReceivedDocument,
+    /// An upload that is not `multipart/form-data`, or a part without a name
+    /// (files.md §1).
+    MultipartInvalid,
+    /// An attachment's filename that is empty, too long or holds a character a
+    /// filename may not hold.
+    AttachmentFilenameInvalid,
+    /// An attachment of a media type the EN 16931 list does not allow.
+    AttachmentTypeNotAllowed,
+    /// An attachment whose bytes are not what its media type says.
+    AttachmentContentMismatch,
+    /// An attachment above 10 MiB.
+    AttachmentTooLarge,
+    /// A document that already holds 20 attachments.
+    AttachmentLimit,
+    /// A document whose attachments would exceed 25 MiB in all.
+    AttachmentsTotalTooLarge,
+    /// A document whose PDF is not (yet) available.
+    PdfNotAvailable,
 }
 
 impl ErrorCode {
@@ -195,6 +213,14 @@ impl ErrorCode {
             Self::JournalCounterExhausted => "journal_counter_exhausted",
             Self::InternalError => "internal_error",
             Self::ReceivedDocument => "received_document",
+            Self::MultipartInvalid => "multipart_invalid",
+            Self::AttachmentFilenameInvalid => "attachment_filename_invalid",
+            Self::AttachmentTypeNotAllowed => "attachment_type_not_allowed",
+            Self::AttachmentContentMismatch => "attachment_content_mismatch",
+            Self::AttachmentTooLarge => "attachment_too_large",
+            Self::AttachmentLimit => "attachment_limit",
+            Self::AttachmentsTotalTooLarge => "attachments_total_too_large",
+            Self::PdfNotAvailable => "pdf_not_available",
         }
     }
 

@@ -150,17 +150,20 @@
 #![forbid(unsafe_code)]
 
 pub mod allocation;
+pub mod attachment;
 pub mod compute;
 pub mod context;
 pub mod document;
 pub mod error;
 pub mod http;
 mod iso4217;
+pub mod language;
 pub mod lifecycle;
 pub mod money;
 pub mod number;
 pub mod numbering;
 pub mod party;
+pub mod pdf;
 pub mod peppol;
 pub mod received;
 pub mod remittance;

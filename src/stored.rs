@@ -25,6 +25,7 @@
 //!   their exemptions) is a [`StoredError`], never a panic.
 //! - The form is versioned by `version`; this crate writes and reads version 1.
 
+use crate::attachment::{Attachment, MediaType};
 use crate::compute::{
     AllowanceCharge, AllowanceKind, AllowanceValue, Computation, DocumentAllowanceAmounts,
     LineAmounts, LinePricing, PaymentStatus, VatGroup,
@@ -109,6 +110,9 @@ from_str_via!(ReceivedType, "received document type", ReceivedType::parse);
 from_str_via!(JournalCategory, "journal category", JournalCategory::parse);
 from_str_via!(Numbering, "numbering", Numbering::parse);
 from_str_via!(VatCode, "vat code", VatCode::parse);
+from_str_via!(MediaType, "media type", |s: &str| MediaType::ALL
+    .into_iter()
+    .find(|m| m.as_str() == s));
 from_str_via!(Currency, "currency", Currency::from_code);
 from_str_via!(Basis, "payment terms basis", |s: &str| {
     [Basis::DocumentDate, Basis::FollowingMonth, Basis::MonthEnd]
@@ -450,6 +454,21 @@ struct IssuedForm {
     mail_status: MailStatus,
     pdf_available: bool,
     xml_available: bool,
+    /// Absent when the document has none: the form of a document without files is
+    /// the form written before files existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    attachments: Vec<AttachmentForm>,
+}
+
+/// An attachment as stored: filename, media type, size and SHA-256 (files.md §1).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AttachmentForm {
+    filename: String,
+    #[serde(with = "text")]
+    mimetype: MediaType,
+    size: u64,
+    sha256: String,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -695,6 +714,16 @@ impl IssuedForm {
             mail_status: d.mail_status,
             pdf_available: d.pdf_available,
             xml_available: d.xml_available,
+            attachments: d
+                .attachments
+                .iter()
+                .map(|a| AttachmentForm {
+                    filename: a.filename.clone(),
+                    mimetype: a.mimetype,
+                    size: a.size,
+                    sha256: a.sha256.clone(),
+                })
+                .collect(),
         }
     }
 
@@ -831,6 +860,26 @@ impl IssuedForm {
             mail_status: self.mail_status,
             pdf_available: self.pdf_available,
             xml_available: self.xml_available,
+            attachments: self
+                .attachments
+                .into_iter()
+                .map(|a| {
+                    let hex = a.sha256.len() == 64
+                        && a.sha256.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+                    if !hex || a.size == 0 {
+                        return Err(StoredError(format!(
+                            "attachment {:?}: size must be at least 1 and sha256 64 lower-case hex digits",
+                            a.filename
+                        )));
+                    }
+                    Ok(Attachment {
+                        filename: a.filename,
+                        mimetype: a.mimetype,
+                        size: a.size,
+                        sha256: a.sha256,
+                    })
+                })
+                .collect::<Result<_, _>>()?,
         })
     }
 }

@@ -113,6 +113,44 @@ impl VatCode {
         }
     }
 
+    /// The standard exemption wording of an exempt code in a language (files.md §2):
+    /// the English wordings are [`VatCode::exemption`]'s; the Dutch, French and German
+    /// ones use the legal terms of the Belgian VAT Code (reverse charge, and the
+    /// exemptions of art. 39bis and art. 39). `None` for a code without a mention.
+    ///
+    /// ```
+    /// use invoicing_core::language::Language;
+    /// use invoicing_core::vat::VatCode;
+    /// assert_eq!(VatCode::ReverseCharge.exemption_in(Language::Fr), Some("Autoliquidation"));
+    /// assert_eq!(VatCode::Exempted.exemption_in(Language::En), Some("Exempt from VAT"));
+    /// ```
+    pub fn exemption_in(self, language: crate::language::Language) -> Option<&'static str> {
+        use crate::language::Language::{De, En, Fr, Nl};
+        let (en, _) = self.exemption()?;
+        Some(match (self, language) {
+            (_, En) => en,
+            (Self::Exempted, Nl) => "Vrijgesteld van btw",
+            (Self::Exempted, Fr) => "Exonéré de TVA",
+            (Self::Exempted, De) => "Von der Mehrwertsteuer befreit",
+            (Self::IntraCommunity, Nl) => {
+                "Vrijgestelde intracommunautaire levering, art. 39bis W.BTW"
+            }
+            (Self::IntraCommunity, Fr) => "Livraison intracommunautaire exonérée, art. 39bis C.TVA",
+            (Self::IntraCommunity, De) => {
+                "Steuerfreie innergemeinschaftliche Lieferung, Art. 39bis MwStGB"
+            }
+            (Self::Export, Nl) => "Vrijgestelde uitvoer, art. 39 W.BTW",
+            (Self::Export, Fr) => "Exportation exonérée, art. 39 C.TVA",
+            (Self::Export, De) => "Steuerfreie Ausfuhr, Art. 39 MwStGB",
+            (Self::ReverseCharge, Nl) => "Verlegging van heffing",
+            (Self::ReverseCharge, Fr) => "Autoliquidation",
+            (Self::ReverseCharge, De) => "Steuerschuldnerschaft des Leistungsempfängers",
+            (_, Nl) => "Niet onderworpen aan btw",
+            (_, Fr) => "Non soumis à la TVA",
+            (_, De) => "Nicht der Mehrwertsteuer unterworfen",
+        })
+    }
+
     /// Whether the code takes no rate at all (`not_subject`): its lines and group
     /// answer `vat_rate` null.
     pub fn takes_no_rate(self) -> bool {
@@ -173,6 +211,40 @@ mod tests {
         );
         assert_eq!(VatCode::Standard.exemption(), None);
         assert_eq!(VatCode::ZeroRated.exemption(), None);
+    }
+
+    #[test]
+    fn exemption_wordings_exist_in_every_language_with_the_legal_terms() {
+        // files.md §2: the standard wordings in en, nl, fr, de; English unchanged;
+        // reverse charge and the art. 39bis / 39 exemptions in their legal terms
+        use crate::language::Language;
+        for code in VatCode::ALL {
+            for l in Language::ALL {
+                assert_eq!(code.exemption_in(l).is_some(), code.exemption().is_some());
+            }
+            if let Some((en, _)) = code.exemption() {
+                assert_eq!(code.exemption_in(Language::En), Some(en));
+            }
+        }
+        let rc = VatCode::ReverseCharge;
+        assert_eq!(
+            rc.exemption_in(Language::Nl),
+            Some("Verlegging van heffing")
+        );
+        assert_eq!(rc.exemption_in(Language::Fr), Some("Autoliquidation"));
+        assert_eq!(
+            rc.exemption_in(Language::De),
+            Some("Steuerschuldnerschaft des Leistungsempfängers")
+        );
+        for l in [Language::Nl, Language::Fr, Language::De] {
+            let ic = VatCode::IntraCommunity.exemption_in(l).unwrap_or_default();
+            assert!(ic.contains("39bis"), "{ic}");
+            let g = VatCode::Export.exemption_in(l).unwrap_or_default();
+            assert!(
+                g.contains("39 ") || g.contains("art. 39") || g.contains("Art. 39"),
+                "{g}"
+            );
+        }
     }
 
     #[test]

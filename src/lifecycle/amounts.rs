@@ -53,18 +53,25 @@ pub(super) fn compute_amounts(
 }
 
 /// The exemption mention of each VAT group: the company's text for its code, else the
-/// standard wording; the VATEX code stays (decisions.md §4).
+/// standard wording in the company's language; the VATEX code stays (decisions.md §4,
+/// files.md §2).
 pub fn exemptions(company: &Company, computation: &Computation) -> Vec<Option<Exemption>> {
     computation
         .groups
         .iter()
         .map(|g| {
-            g.vat_code.exemption().map(|(wording, code)| Exemption {
+            g.vat_code.exemption().map(|(english, code)| Exemption {
                 reason: company
                     .exemption_mentions
                     .get(&g.vat_code)
                     .cloned()
-                    .unwrap_or_else(|| wording.to_owned()),
+                    .unwrap_or_else(|| {
+                        // files.md §2: the standard wording follows the company's language
+                        g.vat_code
+                            .exemption_in(company.language)
+                            .unwrap_or(english)
+                            .to_owned()
+                    }),
                 code: code.map(str::to_owned),
             })
         })

@@ -532,6 +532,7 @@ fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Result<Cr
         mail_status: MailStatus::NotSent,
         pdf_available: false,
         xml_available: false,
+        attachments: Vec::new(),
     };
     let send_error = if send {
         start_send(ctx, &mut document, &relation)?
