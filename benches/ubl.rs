@@ -16,7 +16,7 @@ use criterion::{criterion_group, Criterion};
 use invoicing_core::context::Permissions;
 use invoicing_core::document::Document;
 use invoicing_core::lifecycle::create_bytes;
-use invoicing_core::peppol::ubl;
+use invoicing_core::peppol::{ubl, UblFiles};
 use invoicing_core::received::read;
 use std::hint::black_box;
 use std::time::Duration;
@@ -32,7 +32,10 @@ fn create_path(ctx: &Bench, bytes: &[u8]) -> Option<Document> {
 
 /// The stored document → its UBL (XML and findings); answers the XML's length.
 fn write_ubl(ctx: &Bench, doc: &Document) -> usize {
-    ubl(doc, &ctx.company, &ctx.relation, None).map_or(0, |u| u.xml.len() + u.findings.len())
+    ubl(doc, &ctx.company, &ctx.relation, None, &UblFiles::default())
+        .ok()
+        .flatten()
+        .map_or(0, |u| u.xml.len() + u.findings.len())
 }
 
 fn benches(c: &mut Criterion) {
@@ -48,7 +51,16 @@ fn benches(c: &mut Criterion) {
     c.bench_function("ubl/500", |b| {
         b.iter(|| write_ubl(&ctx, black_box(&doc)));
     });
-    let xml = ubl(&doc, &ctx.company, &ctx.relation, None).map_or_else(String::new, |u| u.xml);
+    let xml = ubl(
+        &doc,
+        &ctx.company,
+        &ctx.relation,
+        None,
+        &UblFiles::default(),
+    )
+    .ok()
+    .flatten()
+    .map_or_else(String::new, |u| u.xml);
     c.bench_function("read/500", |b| {
         b.iter(|| read(black_box(xml.as_bytes())).lines.len());
     });
@@ -67,7 +79,16 @@ fn ratios() {
     let ubl500 = per_call(budget, || {
         black_box(write_ubl(&ctx, black_box(&doc)));
     });
-    let xml = ubl(&doc, &ctx.company, &ctx.relation, None).map_or_else(String::new, |u| u.xml);
+    let xml = ubl(
+        &doc,
+        &ctx.company,
+        &ctx.relation,
+        None,
+        &UblFiles::default(),
+    )
+    .ok()
+    .flatten()
+    .map_or_else(String::new, |u| u.xml);
     let size = xml.len();
     let read500 = per_call(budget, || {
         black_box(read(black_box(xml.as_bytes())).lines.len());

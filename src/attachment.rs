@@ -77,9 +77,110 @@ pub struct Attachment {
     pub sha256: String,
 }
 
+impl Attachment {
+    /// Whether bytes handed back are this attachment's: the same size and SHA-256.
+    pub fn matches(&self, bytes: &[u8]) -> bool {
+        u64::try_from(bytes.len()).is_ok_and(|n| n == self.size) && sha256_hex(bytes) == self.sha256
+    }
+}
+
+/// The filename of a document's own PDF: `NUMBER.pdf`, or `ID.pdf` for a document
+/// without a number (files.md §2, §3). Sanitised: a number prefix may hold `/`, so
+/// `/`, `\`, `:`, `*`, `?`, `"`, `<`, `>`, `|` and every control or format character
+/// become `_`.
+///
+/// ```
+/// use invoicing_core::attachment::own_pdf_filename;
+/// assert_eq!(own_pdf_filename("INV/2026/0001", "doc-1"), "INV_2026_0001.pdf");
+/// assert_eq!(own_pdf_filename("", "doc-1"), "doc-1.pdf");
+/// ```
+pub fn own_pdf_filename(number: &str, id: &str) -> String {
+    let base = if number.trim().is_empty() { id } else { number };
+    let mut name: String = base
+        .trim()
+        .chars()
+        .map(|c| {
+            if matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|')
+                || c.is_control()
+                || is_format(c)
+            {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    name.push_str(".pdf");
+    name
+}
+
+/// Whether a character is of Unicode's format category (Cf) or a bidi control: the
+/// ones a filename may not hold.
+pub fn is_format(c: char) -> bool {
+    matches!(c,
+        '\u{AD}' | '\u{600}'..='\u{605}' | '\u{61C}' | '\u{6DD}' | '\u{70F}' | '\u{890}'..='\u{891}'
+        | '\u{8E2}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}'
+        | '\u{110BD}' | '\u{110CD}' | '\u{13430}'..='\u{1343F}' | '\u{1BCA0}'..='\u{1BCA3}'
+        | '\u{1D173}'..='\u{1D17A}' | '\u{E0001}' | '\u{E0020}'..='\u{E007F}')
+}
+
+/// Base64 (RFC 4648, standard alphabet; padding may be left out) with ASCII white
+/// space skipped (the line breaks of a MIME body), as a scenario's `base64` values
+/// and a UBL's embedded objects are read; `None` when it does not decode.
+pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    use base64::Engine as _;
+    let engine = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
+    if text.bytes().any(|b| b.is_ascii_whitespace()) {
+        let compact: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+        engine.decode(compact).ok()
+    } else {
+        engine.decode(text).ok()
+    }
+}
+
+/// Base64 (RFC 4648, standard alphabet, padded, no line breaks) of bytes.
+pub fn encode_base64(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// The SHA-256 of bytes as 64 lower-case hex digits.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    use std::fmt::Write as _;
+    let digest = sha2::Sha256::digest(bytes);
+    let mut hex = String::with_capacity(64);
+    for b in digest {
+        let _ = write!(hex, "{b:02x}");
+    }
+    hex
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn base64_skips_white_space_and_refuses_what_does_not_decode() {
+        assert_eq!(decode_base64("aGVs\r\n bG8="), Some(b"hello".to_vec()));
+        assert_eq!(decode_base64("aGVsbG8"), Some(b"hello".to_vec()));
+        assert_eq!(decode_base64("aGVsbG8=="), None);
+        assert_eq!(decode_base64("a*=="), None);
+        assert_eq!(encode_base64(b"hello"), "aGVsbG8=");
+    }
+
+    #[test]
+    fn sha256_is_lower_case_hex() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
 
     #[test]
     fn media_types_compare_without_case_and_drop_parameters() {

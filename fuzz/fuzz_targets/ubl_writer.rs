@@ -21,7 +21,7 @@
 
 use invoicing_core::context::{Context, DeliveryLocation};
 use invoicing_core::party::{Address, Party};
-use invoicing_core::peppol::ubl;
+use invoicing_core::peppol::{ubl, UblFiles};
 use invoicing_core::simulator::Simulator;
 use invoicing_core_fuzz::{depth, text, MAX_BODY_DEPTH};
 use libfuzzer_sys::fuzz_target;
@@ -178,7 +178,7 @@ fuzz_target!(|data: &[u8]| {
         identifier_scheme: key(l, "identifier_scheme"),
     });
     let doc_type = created["type"].as_str().unwrap_or_default();
-    let Some(out) = ubl(doc, &company, &relation, location.as_ref()) else {
+    let Some(out) = ubl(doc, &company, &relation, location.as_ref(), &UblFiles::default()).ok().flatten() else {
         assert_eq!(doc_type, "proforma_invoice", "no UBL for a {doc_type}");
         return;
     };
@@ -198,7 +198,7 @@ fuzz_target!(|data: &[u8]| {
         "Invoice"
     };
     assert_eq!(root, expected, "the root of a {doc_type}");
-    let again = ubl(doc, &company, &relation, location.as_ref());
+    let again = ubl(doc, &company, &relation, location.as_ref(), &UblFiles::default()).ok().flatten();
     assert_eq!(
         again.as_ref(),
         Some(&out),

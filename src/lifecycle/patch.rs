@@ -426,11 +426,18 @@ impl Patching<'_> {
 
     /// The derived field of an accepted PATCH: the payment status, which follows a new paid amount or a new total; otherwise a status a
     /// back-office override set is kept.
+    ///
+    /// A PATCH that changes a document not under the edit lock makes its PDF stale:
+    /// `pdf_available` turns false until the asynchronous world renders it again
+    /// (files.md §2). A document under the edit lock never gets a new PDF.
     fn derive(self, paid_sent: bool) -> Document {
         let mut next = self.next;
         if paid_sent || next.computation.total_amount != self.stored.computation.total_amount {
             next.payment_status =
                 PaymentStatus::derive(next.paid_amount, next.computation.total_amount);
+        }
+        if !self.stored.is_locked() && next != *self.stored {
+            next.pdf_available = false;
         }
         next
     }

@@ -309,6 +309,7 @@ pub(crate) fn findings(
     kind: UblKind,
     roles: &Roles<'_>,
     location: Option<&DeliveryLocation>,
+    own_pdf: Option<&str>,
 ) -> Vec<Finding> {
     let w = written(doc);
     let mut f = Found::default();
@@ -320,7 +321,7 @@ pub(crate) fn findings(
     currency_rules(&w, &mut f);
     sum_rules(&w, &mut f);
     category_rules(&w, roles, &mut f);
-    super::national::national_rules(doc, kind, roles, location, &mut f);
+    super::national::national_rules(doc, kind, roles, location, own_pdf, &mut f);
     f.finish()
 }
 

@@ -39,7 +39,8 @@
 //! let world = sim.world();
 //! use invoicing_core::context::Context;
 //! let relation = world.relation("rel-1").unwrap().unwrap();
-//! let ubl = invoicing_core::peppol::ubl(doc, world.company(), &relation, None).unwrap();
+//! let files = invoicing_core::peppol::UblFiles::default();
+//! let ubl = invoicing_core::peppol::ubl(doc, world.company(), &relation, None, &files).unwrap().unwrap();
 //! assert!(ubl.xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Invoice "));
 //! assert!(ubl.xml.contains("<cbc:PayableAmount currencyID=\"EUR\">121.00</cbc:PayableAmount>"));
 //! assert!(ubl.findings.is_empty(), "{:?}", ubl.findings);
@@ -159,20 +160,144 @@ impl<'a> Roles<'a> {
     }
 }
 
-/// The UBL document of an issued document as it stands, and its findings; `None`
-/// for a proforma, which has no UBL. `location` is the delivery location the
-/// document names, when it has one.
+/// The bytes of a document's files, handed back to write its UBL (files.md §3): the
+/// crate keeps only each attachment's size and SHA-256, the caller keeps the bytes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UblFiles<'a> {
+    /// The document's own PDF, as kept when it was rendered: embedded first when the
+    /// company embeds it (`embed_pdf_in_ubl`). `None`: no PDF is embedded (the
+    /// document has none available).
+    pub pdf: Option<&'a [u8]>,
+    /// Each attachment's bytes, in the order of `Document::attachments`.
+    pub attachments: &'a [&'a [u8]],
+}
+
+/// Why a UBL document could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum UblError {
+    /// The bytes handed back for an attachment are not the ones attached: another
+    /// size or SHA-256, or no bytes at all (a server answers 500 `internal_error`).
+    #[error("the bytes of attachment {index} ({filename:?}) are not the ones attached")]
+    AttachmentBytes {
+        /// The attachment's place in the document's list.
+        index: usize,
+        /// Its filename.
+        filename: String,
+    },
+    /// The writer the document went to failed.
+    #[error("the ubl could not be written: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The description of a document's own PDF in the UBL (files.md §3).
+fn pdf_description(kind: UblKind) -> &'static str {
+    match kind {
+        UblKind::Invoice => "Commercial invoice",
+        UblKind::CreditNote => "Credit note",
+        UblKind::SelfBillingInvoice => "Self-billing invoice",
+        UblKind::SelfBillingCreditNote => "Self-billing credit note",
+    }
+}
+
+/// The filename of the PDF the UBL embeds, when it embeds one.
+fn embedded_pdf_name(doc: &Document, company: &Company, has_pdf: bool) -> Option<String> {
+    (company.embed_pdf_in_ubl && has_pdf)
+        .then(|| crate::attachment::own_pdf_filename(&doc.document_number, &doc.id))
+}
+
+/// Writes the UBL document of an issued document as it stands into `out`, with its
+/// files embedded (files.md §3): the document's own PDF first when the company embeds
+/// it and `files.pdf` holds it, then every attachment in order, each encoded as it is
+/// read. Returns `Ok(false)`, writing nothing, for a proforma, which has no UBL.
+/// `location` is the delivery location the document names, when it has one.
+///
+/// Every attachment's bytes are checked against the size and SHA-256 kept before
+/// anything is written: bytes that differ are an error, never a wrong UBL.
+pub fn write_ubl<W: std::io::Write + ?Sized>(
+    out: &mut W,
+    doc: &Document,
+    company: &Company,
+    relation: &Relation,
+    location: Option<&DeliveryLocation>,
+    files: &UblFiles<'_>,
+) -> Result<bool, UblError> {
+    let Some(kind) = UblKind::of(doc.doc_type) else {
+        return Ok(false);
+    };
+    for (index, a) in doc.attachments.iter().enumerate() {
+        if !files.attachments.get(index).is_some_and(|b| a.matches(b)) {
+            return Err(UblError::AttachmentBytes {
+                index,
+                filename: a.filename.clone(),
+            });
+        }
+    }
+    let own = embedded_pdf_name(doc, company, files.pdf.is_some());
+    let mut references = Vec::with_capacity(doc.attachments.len() + 1);
+    if let (Some(name), Some(bytes)) = (own.as_deref(), files.pdf) {
+        references.push(writer::Reference {
+            id: &doc.document_number,
+            description: Some(pdf_description(kind)),
+            mime: crate::attachment::MediaType::Pdf.as_str(),
+            filename: name,
+            bytes,
+        });
+    }
+    for (a, bytes) in doc.attachments.iter().zip(files.attachments) {
+        references.push(writer::Reference {
+            id: &a.filename,
+            description: None,
+            mime: a.mimetype.as_str(),
+            filename: &a.filename,
+            bytes,
+        });
+    }
+    let roles = Roles::of(kind, company, relation);
+    writer::write(out, doc, kind, &roles, location, &references)?;
+    Ok(true)
+}
+
+/// The findings of the UBL document [`write_ubl`] writes (`None` for a proforma):
+/// they need only the files' names and types, not their bytes. `pdf_embedded` says
+/// whether the document's own PDF is handed in (`UblFiles::pdf` is `Some`).
+pub fn findings(
+    doc: &Document,
+    company: &Company,
+    relation: &Relation,
+    location: Option<&DeliveryLocation>,
+    pdf_embedded: bool,
+) -> Option<Vec<Finding>> {
+    let kind = UblKind::of(doc.doc_type)?;
+    let roles = Roles::of(kind, company, relation);
+    let own = embedded_pdf_name(doc, company, pdf_embedded);
+    Some(findings::findings(
+        doc,
+        kind,
+        &roles,
+        location,
+        own.as_deref(),
+    ))
+}
+
+/// The UBL document of an issued document as it stands (as [`write_ubl`] writes it)
+/// and its findings; `None` for a proforma, which has no UBL.
 pub fn ubl(
     doc: &Document,
     company: &Company,
     relation: &Relation,
     location: Option<&DeliveryLocation>,
-) -> Option<Ubl> {
-    let kind = UblKind::of(doc.doc_type)?;
-    let roles = Roles::of(kind, company, relation);
-    let xml = writer::write(doc, kind, &roles, location);
-    let findings = findings::findings(doc, kind, &roles, location);
-    Some(Ubl { xml, findings })
+    files: &UblFiles<'_>,
+) -> Result<Option<Ubl>, UblError> {
+    let mut out = Vec::with_capacity(4096 + doc.lines.len() * 640);
+    if !write_ubl(&mut out, doc, company, relation, location, files)? {
+        return Ok(None);
+    }
+    // Everything written is UTF-8 text or base64.
+    let xml = String::from_utf8(out)
+        .map_err(|e| UblError::Io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?;
+    let findings =
+        findings(doc, company, relation, location, files.pdf.is_some()).unwrap_or_default();
+    Ok(Some(Ubl { xml, findings }))
 }
 
 /// `company.enforce_peppol_rules` (peppol.md §3): a Peppol send of a document with
@@ -194,13 +319,15 @@ pub fn enforce_rules(
         Some(id) => ctx.delivery_location(id)?,
         None => None,
     };
-    let Some(ubl) = ubl(doc, company, relation, location.as_ref()) else {
+    // The PDF is embedded when the document has one available: the UBL that leaves
+    // is the one with the files the document has then.
+    let Some(found) = findings(doc, company, relation, location.as_ref(), doc.pdf_available) else {
         return Ok(());
     };
-    if ubl.findings.is_empty() {
+    if found.is_empty() {
         return Ok(());
     }
-    let rules: Vec<&str> = ubl.findings.iter().map(|f| f.rule.as_str()).collect();
+    let rules: Vec<&str> = found.iter().map(|f| f.rule.as_str()).collect();
     Err(ApiError::new(vec![ValidationError::new(
         ErrorCode::SendFailed,
         loc,
@@ -212,6 +339,6 @@ pub fn enforce_rules(
     )
     .with_ctx(serde_json::json!({
         "document_id": doc.id,
-        "findings": serde_json::to_value(&ubl.findings).unwrap_or_default(),
+        "findings": serde_json::to_value(&found).unwrap_or_default(),
     }))]))
 }

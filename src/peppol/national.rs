@@ -54,6 +54,7 @@ pub(crate) fn national_rules(
     kind: UblKind,
     roles: &Roles<'_>,
     location: Option<&DeliveryLocation>,
+    own_pdf: Option<&str>,
     f: &mut Found,
 ) {
     if kind.is_self_billing() {
@@ -90,6 +91,7 @@ pub(crate) fn national_rules(
     if country_norm(seller).as_deref() == Some("DE") && country_norm(buyer).as_deref() == Some("DE")
     {
         germany(doc, roles, location, f);
+        unique_filenames(doc, own_pdf, f);
     }
 
     // Denmark: the address country as written.
@@ -166,6 +168,19 @@ fn norwegian_vat(vat: &str) -> bool {
         && rest
             .get(..9)
             .is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()) && super::findings::mod11(d))
+}
+
+/// DE-R-022: every embedded file's filename differs from those before it, compared
+/// with case as the artefact's XPath compares (its text says "non case-sensitive";
+/// its test is `=`), the document's own `NUMBER.pdf` included. Found at each
+/// attachment whose name an earlier file has.
+fn unique_filenames(doc: &Document, own_pdf: Option<&str>, f: &mut Found) {
+    let mut seen: std::collections::HashSet<&str> = own_pdf.into_iter().collect();
+    for (i, a) in doc.attachments.iter().enumerate() {
+        if !seen.insert(a.filename.as_str()) {
+            f.add("DE-R-022", crate::error::Loc::root("attachments").index(i));
+        }
+    }
 }
 
 fn germany(doc: &Document, roles: &Roles<'_>, location: Option<&DeliveryLocation>, f: &mut Found) {

@@ -497,12 +497,58 @@ pub(crate) fn has_kind(doc: &Document, kind: AllowanceKind) -> bool {
 }
 
 /// Writes the UBL of `doc` with the parties in their roles.
-pub(crate) fn write(
+/// A file embedded as a `cac:AdditionalDocumentReference` (files.md §3): its ID,
+/// description, media type, filename and bytes.
+pub(crate) struct Reference<'a> {
+    pub(crate) id: &'a str,
+    pub(crate) description: Option<&'a str>,
+    pub(crate) mime: &'a str,
+    pub(crate) filename: &'a str,
+    pub(crate) bytes: &'a [u8],
+}
+
+/// Writes the references where the UBL 2.1 schema puts them (just before
+/// `cac:AccountingSupplierParty`, a place valid in the Invoice and the CreditNote
+/// order alike): each file's bytes are encoded into `out` as they are read, never
+/// held twice.
+fn write_references<W: std::io::Write + ?Sized>(
+    out: &mut W,
+    references: &[Reference<'_>],
+) -> std::io::Result<()> {
+    use base64::engine::general_purpose::STANDARD;
+    use std::io::Write as _;
+    let mut x = Xml::fragment(512);
+    for r in references {
+        x.open("cac:AdditionalDocumentReference");
+        x.leaf("cbc:ID", r.id);
+        x.opt_leaf("cbc:DocumentDescription", r.description);
+        x.open("cac:Attachment");
+        x.open_with(
+            "cbc:EmbeddedDocumentBinaryObject",
+            &[("mimeCode", r.mime), ("filename", r.filename)],
+        );
+        x.drain_into(out)?;
+        let mut encoder = base64::write::EncoderWriter::new(&mut *out, &STANDARD);
+        encoder.write_all(r.bytes)?;
+        encoder.finish()?;
+        drop(encoder);
+        x.close("cbc:EmbeddedDocumentBinaryObject");
+        x.close("cac:Attachment");
+        x.close("cac:AdditionalDocumentReference");
+    }
+    x.drain_into(out)
+}
+
+/// Writes the UBL document into `out`: the head, the embedded files streamed, then
+/// the rest.
+pub(crate) fn write<O: std::io::Write + ?Sized>(
+    out: &mut O,
     doc: &Document,
     kind: UblKind,
     roles: &Roles<'_>,
     location: Option<&DeliveryLocation>,
-) -> String {
+    references: &[Reference<'_>],
+) -> std::io::Result<()> {
     let cur = doc.currency.code();
     let mut w = W {
         x: Xml::new(4096 + doc.lines.len() * 640),
@@ -564,6 +610,8 @@ pub(crate) fn write(
         w.x.leaf("cbc:ID", despatch);
         w.x.close("cac:DespatchDocumentReference");
     }
+    w.x.drain_into(out)?;
+    write_references(out, references)?;
     w.party("cac:AccountingSupplierParty", roles.seller);
     w.party("cac:AccountingCustomerParty", roles.buyer);
     w.delivery(location);
@@ -578,5 +626,5 @@ pub(crate) fn write(
         w.line(kind, i, line);
     }
     w.x.close(root);
-    w.x.finish()
+    w.x.drain_into(out)
 }

@@ -37,6 +37,26 @@ impl Xml {
         Xml { w }
     }
 
+    /// A fragment: elements without the XML declaration (the rest of a document
+    /// whose start was written before).
+    pub(crate) fn fragment(capacity: usize) -> Xml {
+        Xml {
+            w: Writer::new(Vec::with_capacity(capacity)),
+        }
+    }
+
+    /// Writes the bytes written so far into `out`; the writer goes on empty, with
+    /// the room it had.
+    pub(crate) fn drain_into<W: std::io::Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+    ) -> std::io::Result<()> {
+        let buf = self.w.get_mut();
+        out.write_all(buf)?;
+        buf.clear();
+        Ok(())
+    }
+
     /// Opens an element with attributes.
     pub(crate) fn open_with(&mut self, name: &str, attrs: &[(&str, &str)]) {
         let mut start = BytesStart::new(name);
@@ -89,12 +109,6 @@ impl Xml {
             .write_event(Event::Text(BytesText::new(clean(text).as_ref())));
         self.close(name);
     }
-
-    /// The written document.
-    pub(crate) fn finish(self) -> String {
-        // Everything written came from `&str`s, so the bytes are UTF-8.
-        String::from_utf8(self.w.into_inner()).unwrap_or_default()
-    }
 }
 
 #[cfg(test)]
@@ -111,9 +125,10 @@ mod tests {
     fn text_and_attributes_are_escaped() {
         let mut x = Xml::new(0);
         x.leaf_with("cbc:ID", &[("schemeID", "a\"<")], "R&D <x>");
-        let s = x.finish();
+        let mut s = Vec::new();
+        x.drain_into(&mut s).unwrap();
         assert_eq!(
-            s,
+            String::from_utf8(s).unwrap(),
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?><cbc:ID schemeID=\"a&quot;&lt;\">R&amp;D &lt;x&gt;</cbc:ID>"
         );
     }

@@ -58,14 +58,21 @@ impl Documents {
         self.by_id.insert(id, doc);
     }
 
-    /// `TICK` on every pending document; none is pending after.
-    fn tick(&mut self) {
+    /// `TICK` on every pending document; none is pending after. The ids of the
+    /// documents whose PDF came to exist.
+    fn tick(&mut self) -> Vec<String> {
+        let mut pdfs = Vec::new();
         for id in std::mem::take(&mut self.pending) {
             if let Some(doc) = self.by_id.get_mut(&id) {
+                let had_pdf = doc.pdf_available;
                 (doc.pdf_available, doc.xml_available, doc.peppol_status) = after_tick(doc);
+                if !had_pdf {
+                    pdfs.push(id.clone());
+                }
                 self.written.insert(id);
             }
         }
+        pdfs
     }
 }
 
@@ -91,7 +98,9 @@ fn after_tick(doc: &Document) -> (bool, bool, PeppolStatus) {
 impl Simulator {
     /// `TICK`: the files of every document exist, and every send under way arrives.
     pub(super) fn tick(&mut self) -> Answer {
-        self.documents.tick();
+        for id in self.documents.tick() {
+            self.follow_pdf_flag(&id);
+        }
         (200, Value::Object(Map::new()))
     }
 
@@ -118,7 +127,7 @@ impl Simulator {
         };
         match lifecycle::apply_state(stored, state) {
             Ok(doc) => {
-                self.documents.insert(id.to_owned(), doc);
+                self.store(id.to_owned(), doc);
                 (200, Reply::Stored(id.to_owned()))
             }
             Err(e) => json_out(error(&e)),

@@ -135,6 +135,7 @@ impl Simulator {
             Route::DocumentSend(id) => return self.send(caller, &id, &req.body.read()),
             Route::DocumentAttachments(_) => crate::http::not_implemented(),
             Route::DocumentUbl(id) => self.ubl_of(&id),
+            Route::DocumentPdf(id) => self.pdf_answer(&id),
             Route::DeliveryLocations => return locations_of(req),
             Route::DeliveryLocation(id) => self.world.locations.get(&id).map_or_else(
                 || not_found_id("delivery location", &id),
@@ -259,7 +260,7 @@ impl Simulator {
             Some(e) => json_out(error(e)),
             None => (201, Reply::Stored(id.clone())),
         };
-        self.documents.insert(id, created.document);
+        self.store(id, created.document);
         answer
     }
 
@@ -342,7 +343,7 @@ impl Simulator {
         match attempt {
             Ok(doc) if caller.sandbox => (200, Reply::Document(Box::new(doc))),
             Ok(doc) => {
-                self.documents.insert(id.to_owned(), doc);
+                self.store(id.to_owned(), doc);
                 (200, Reply::Stored(id.to_owned()))
             }
             Err(e) => json_out(error(&e)),
@@ -437,33 +438,54 @@ impl Simulator {
 
     /// `GET /documents/{id}/ubl` (peppol.md §5): the UBL of the document as it stands
     /// and its findings, once its XML is available.
-    fn ubl_of(&self, id: &str) -> Answer {
+    fn ubl_of(&mut self, id: &str) -> Answer {
         let Some(doc) = self.documents.get(id) else {
             return match self.received.get(id) {
                 Some(inbox) => Simulator::received_ubl(inbox, id),
                 None => not_found_id("document", id),
             };
         };
+        let available = doc.xml_available;
+        let pdf = if available && doc.pdf_available && self.world.company.embed_pdf_in_ubl {
+            self.pdf_of(id)
+        } else {
+            None
+        };
+        let Some(doc) = self.documents.get(id) else {
+            return not_found_id("document", id);
+        };
         let relation = self.world.relation(&doc.relation_id).ok().flatten();
         let location = doc
             .delivery_location_id
             .as_deref()
             .and_then(|l| self.world.delivery_location(l).ok().flatten());
-        let ubl = relation
-            .filter(|_| doc.xml_available)
-            .and_then(|r| crate::peppol::ubl(doc, &self.world.company, &r, location.as_ref()));
+        let kept = self.files.attachments_of(id);
+        let bytes: Vec<&[u8]> = kept.iter().map(AsRef::as_ref).collect();
+        let files = crate::peppol::UblFiles {
+            pdf: pdf.as_deref(),
+            attachments: &bytes,
+        };
+        let ubl = match relation.filter(|_| available) {
+            Some(r) => crate::peppol::ubl(doc, &self.world.company, &r, location.as_ref(), &files),
+            None => Ok(None),
+        };
         match ubl {
-            Some(ubl) => (
+            Ok(Some(ubl)) => (
                 200,
                 json!({"xml": ubl.xml, "findings": serde_json::to_value(&ubl.findings).unwrap_or_default()}),
             ),
-            None => one(
+            Ok(None) => one(
                 ErrorCode::XmlNotAvailable,
                 Loc::root("path").key("id"),
                 &format!(
                     "the document {id} has no xml yet: a proforma never has one, another document once its files exist (xml_available)"
                 ),
             ),
+            Err(e) => error(&crate::error::ApiError::one(
+                ErrorCode::InternalError,
+                Loc::default(),
+                e.to_string(),
+            )),
         }
     }
 }

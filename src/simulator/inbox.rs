@@ -101,45 +101,6 @@ impl Inbox {
     }
 }
 
-/// Decodes base64 (standard alphabet, padding optional, ASCII whitespace skipped).
-fn base64(text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    let mut acc: u32 = 0;
-    let mut bits = 0;
-    let mut padding = 0;
-    for c in text.bytes() {
-        if c.is_ascii_whitespace() {
-            continue;
-        }
-        if c == b'=' {
-            padding += 1;
-            continue;
-        }
-        if padding > 0 {
-            return None;
-        }
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push(u8::try_from((acc >> bits) & 0xFF).ok()?);
-        }
-    }
-    // Leftover bits must be zero padding of the last group (at most 4 bits).
-    if padding > 2 || bits >= 6 || acc & ((1 << bits) - 1) != 0 {
-        return None;
-    }
-    Some(out)
-}
-
 /// An optional string key of one of the allowed values.
 fn one_of(
     rec: &Object,
@@ -196,9 +157,8 @@ pub(crate) fn read_received(
             (Some(_), Some(_)) => return Err(malformed(format!("{at}: ubl and base64 together"))),
             (None, None) => return Err(malformed(format!("{at}: neither ubl nor base64"))),
             (Some(Value::String(s)), None) => s.as_bytes().to_vec(),
-            (None, Some(Value::String(s))) => {
-                base64(s).ok_or_else(|| malformed(format!("{at}: base64 is not valid base64")))?
-            }
+            (None, Some(Value::String(s))) => crate::attachment::decode_base64(s)
+                .ok_or_else(|| malformed(format!("{at}: base64 is not valid base64")))?,
             (Some(_), None) => return Err(malformed(format!("{at}: ubl must be a string"))),
             (None, Some(_)) => return Err(malformed(format!("{at}: base64 must be a string"))),
         };
@@ -221,6 +181,10 @@ pub(crate) fn read_received(
             }
         };
         let doc = received::read(&bytes);
+        if bytes.starts_with(b"%PDF-") {
+            // files.md §2: a received PDF is the document's own PDF.
+            sim.files.keep_pdf(&id, std::sync::Arc::from(bytes));
+        }
         let relation = doc
             .pick_relation(relations.iter().map(|r| {
                 (
@@ -276,7 +240,7 @@ impl Simulator {
 
 #[cfg(test)]
 mod tests {
-    use super::base64;
+    use crate::attachment::decode_base64 as base64;
 
     #[test]
     fn base64_standard_alphabet_padding_optional() {

@@ -37,6 +37,7 @@
 mod async_world;
 mod auth;
 mod endpoints;
+mod files;
 mod inbox;
 mod raw;
 mod records;
@@ -114,6 +115,7 @@ pub struct Simulator {
     tokens: Tokens,
     documents: async_world::Documents,
     received: BTreeMap<String, inbox::Inbox>,
+    files: files::Files,
     created_live: u64,
     created_sandbox: u64,
     requests: Vec<Value>,
@@ -200,6 +202,7 @@ impl Simulator {
         use crate::stored::StoredDocument;
         self.documents.clear();
         self.received.clear();
+        self.files.clear();
         self.created_live = 0;
         for doc in documents {
             let id = doc.id().to_owned();
@@ -207,7 +210,7 @@ impl Simulator {
                 self.created_live = self.created_live.max(n);
             }
             match doc {
-                StoredDocument::Issued(d) => self.documents.insert(id, d),
+                StoredDocument::Issued(d) => self.store(id, d),
                 StoredDocument::Received(r) => {
                     self.received.insert(id, inbox::Inbox::from_stored(*r));
                 }

@@ -159,6 +159,8 @@ impl Locations {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Brandings {
     list: Vec<(String, Value)>,
+    /// What each branding's record says of the PDF's page, in the same order.
+    pages: Vec<crate::context::Branding>,
     /// The first branding of each id.
     by_id: HashMap<String, usize>,
     /// The brandings whose `default` is true.
@@ -167,13 +169,26 @@ pub(crate) struct Brandings {
 
 impl Brandings {
     /// Adds a branding after the others.
-    pub(crate) fn push(&mut self, (id, record): (String, Value)) {
+    pub(crate) fn push(&mut self, (id, record): (String, Value), page: crate::context::Branding) {
         let index = self.list.len();
+        self.pages.push(page);
         self.by_id.entry(id.clone()).or_insert(index);
         if is_default(&record) {
             self.defaults.insert(index);
         }
         self.list.push((id, record));
+    }
+
+    /// The index of the default branding (the first whose record says
+    /// `"default": true`), which shapes every PDF rendered (files.md §2); `None`: a
+    /// plain page.
+    pub(crate) fn default_index(&self) -> Option<usize> {
+        self.defaults.first().copied()
+    }
+
+    /// What the branding at `index` says of the PDF's page.
+    pub(crate) fn page(&self, index: usize) -> Option<&crate::context::Branding> {
+        self.pages.get(index)
     }
 
     /// The index of the branding `id`.
@@ -286,10 +301,22 @@ mod tests {
         // simulator.md: one default branding; the designated one becomes true, every
         // other true becomes false, a branding without the key stays without it
         let mut b = Brandings::default();
-        b.push(("x".into(), json!({"id": "x", "default": true})));
-        b.push(("y".into(), json!({"id": "y", "default": false})));
-        b.push(("z".into(), json!({"id": "z"})));
-        b.push(("w".into(), json!({"id": "w", "default": true})));
+        b.push(
+            ("x".into(), json!({"id": "x", "default": true})),
+            crate::context::Branding::default(),
+        );
+        b.push(
+            ("y".into(), json!({"id": "y", "default": false})),
+            crate::context::Branding::default(),
+        );
+        b.push(
+            ("z".into(), json!({"id": "z"})),
+            crate::context::Branding::default(),
+        );
+        b.push(
+            ("w".into(), json!({"id": "w", "default": true})),
+            crate::context::Branding::default(),
+        );
         assert_eq!(b.position("z"), Some(2));
         assert_eq!(b.position("v"), None);
         b.designate(2);

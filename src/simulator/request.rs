@@ -290,6 +290,8 @@ pub(crate) enum Route {
     DocumentAttachments(String),
     /// `/documents/{id}/ubl`.
     DocumentUbl(String),
+    /// `/documents/{id}/pdf`.
+    DocumentPdf(String),
     /// `/delivery-locations`.
     DeliveryLocations,
     /// `/delivery-locations/{id}`.
@@ -314,6 +316,7 @@ impl Route {
             ["documents", d, "send"] => Route::DocumentSend(id(d)),
             ["documents", d, "attachments"] => Route::DocumentAttachments(id(d)),
             ["documents", d, "ubl"] => Route::DocumentUbl(id(d)),
+            ["documents", d, "pdf"] => Route::DocumentPdf(id(d)),
             ["delivery-locations"] => Route::DeliveryLocations,
             ["delivery-locations", d] => Route::DeliveryLocation(id(d)),
             ["relations", d] => Route::Relation(id(d)),
@@ -334,6 +337,7 @@ impl Route {
             Route::Document(_) => matches!(method, "GET" | "PATCH" | "SET"),
             Route::DeliveryLocations
             | Route::DocumentUbl(_)
+            | Route::DocumentPdf(_)
             | Route::DeliveryLocation(_)
             | Route::Relation(_)
             | Route::Journal(_) => method == "GET",

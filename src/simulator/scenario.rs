@@ -10,7 +10,7 @@ use super::stream::compact;
 use super::tree::Members;
 use super::world::World;
 use super::{Records, ScenarioError, Simulator};
-use crate::context::{DeliveryLocation, Journal, Permissions, Relation, RelationKind};
+use crate::context::{Branding, DeliveryLocation, Journal, Permissions, Relation, RelationKind};
 use crate::error::ApiError;
 use crate::lifecycle;
 use crate::numbering::{JournalCategory, Numbering};
@@ -211,6 +211,7 @@ pub(super) fn load_with(
         tokens: Tokens::default(),
         documents: Documents::default(),
         received: BTreeMap::new(),
+        files: super::files::Files::default(),
         created_live: 0,
         created_sandbox: 0,
         requests,
@@ -240,8 +241,8 @@ pub(super) fn load_with(
     for (id, rec) in journals.into_iter().zip(&mut lists[0]) {
         records.journals.insert(id, rec);
     }
-    for (id, rec) in brandings.into_iter().zip(&mut lists[1]) {
-        records.brandings.push((id, rec));
+    for ((id, branding), rec) in brandings.into_iter().zip(&mut lists[1]) {
+        records.brandings.push((id, rec), branding);
     }
     Ok(simulator)
 }
@@ -470,6 +471,18 @@ fn read_company(value: &Value) -> Result<crate::context::Company, ScenarioError>
         legal_notice: opt_str(rec, &at, "legal_notice")?.map(str::to_owned),
         party: read_party(rec, &at, true)?,
         enforce_peppol_rules: opt_bool(rec, &at, "enforce_peppol_rules")?.unwrap_or(false),
+        // files.md §2, §3: the documents' language, the PDF in the UBL, the footer
+        language: match opt_str(rec, &at, "language")? {
+            None => crate::language::Language::En,
+            Some(code) => crate::language::Language::parse(code).ok_or_else(|| {
+                malformed(format!(
+                    "company: language must be one of en, nl, fr, de, not {code:?}"
+                ))
+            })?,
+        },
+        embed_pdf_in_ubl: opt_bool(rec, &at, "embed_pdf_in_ubl")?.unwrap_or(true),
+        legal_form: opt_str(rec, &at, "legal_form")?.map(str::to_owned),
+        register: opt_str(rec, &at, "register")?.map(str::to_owned),
         ..crate::context::Company::default()
     };
     match rec.get("exemption_mentions") {
@@ -710,17 +723,65 @@ pub(super) fn read_location(
     })
 }
 
-/// Checks the brandings; their ids, in order.
-fn read_brandings(top: &Object) -> Result<Vec<String>, ScenarioError> {
+/// Checks the brandings; their ids and what shapes the PDF's page, in order.
+fn read_brandings(top: &Object) -> Result<Vec<(String, Branding)>, ScenarioError> {
     let mut seen = HashSet::new();
-    let mut ids = Vec::new();
+    let mut brandings = Vec::new();
     for (i, rec) in list(top, "brandings")?.into_iter().enumerate() {
         let at = format!("brandings[{i}]");
         let id = record_id(rec, &at, "id", &mut seen)?;
         opt_bool(rec, &at, "default")?;
-        ids.push(id);
+        brandings.push((id, read_branding(rec, &at)?));
     }
-    Ok(ids)
+    Ok(brandings)
+}
+
+/// A branding's `color` (`#RRGGBB`), `logo` (`{"base64": PNG or JPEG}`) and `footer`
+/// (at most 500 characters) (files.md §2): a wrong type or an invalid value makes the
+/// scenario malformed.
+fn read_branding(rec: &Object, at: &str) -> Result<Branding, ScenarioError> {
+    let color = match opt_str(rec, &at, "color")? {
+        None => None,
+        Some(text) => Some(
+            parse_color(text)
+                .ok_or_else(|| malformed(format!("{at}: color must be #RRGGBB, not {text:?}")))?,
+        ),
+    };
+    let footer = opt_str(rec, &at, "footer")?.map(str::to_owned);
+    if footer.as_ref().is_some_and(|f| f.chars().count() > 500) {
+        return Err(malformed(format!(
+            "{at}: footer must have at most 500 characters"
+        )));
+    }
+    let logo = match rec.get("logo") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(logo)) => {
+            let Some(Value::String(b64)) = logo.get("base64") else {
+                return Err(malformed(format!("{at}: logo.base64 must be a string")));
+            };
+            let bytes = crate::attachment::decode_base64(b64)
+                .ok_or_else(|| malformed(format!("{at}: logo.base64 is not base64")))?;
+            Some(
+                crate::pdf::Logo::read(&bytes)
+                    .map_err(|reason| malformed(format!("{at}: logo: {reason}")))?,
+            )
+        }
+        Some(_) => return Err(malformed(format!("{at}: logo must be an object"))),
+    };
+    Ok(Branding {
+        color,
+        logo,
+        footer,
+    })
+}
+
+/// `#RRGGBB` (hex digits in any case) as red, green, blue.
+fn parse_color(text: &str) -> Option<[u8; 3]> {
+    let hex = text
+        .strip_prefix('#')
+        .filter(|h| h.len() == 6 && h.bytes().all(|b| b.is_ascii_hexdigit()))?;
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some([byte(0)?, byte(2)?, byte(4)?])
 }
 
 /// Whether an id has the form of an id the run hands out (`doc-N`, `sbx-N`).
@@ -765,7 +826,7 @@ fn preload_documents(top: &Object, sim: &mut Simulator) -> Result<HashSet<String
             document = lifecycle::apply_state(&document, state)
                 .map_err(|e| malformed(format!("{at}: state refused: {}", describe(&e))))?;
         }
-        sim.documents.insert(id, document);
+        sim.store(id, document);
     }
     Ok(seen)
 }

@@ -131,7 +131,7 @@ fn an_unknown_path_is_not_found_at_path() {
     // decisions.md §9: 404 at ["path"] for an unknown path
     for path in [
         "/invoices",
-        "/documents/doc-1/pdf",
+        "/documents/doc-1/pdfs",
         "/documents/",
         "documents",
         "/",
