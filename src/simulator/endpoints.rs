@@ -54,7 +54,7 @@ fn locations_of(req: &Request) -> Out {
 
 /// The client a request acts for.
 #[derive(Debug, Clone, Copy)]
-struct Caller {
+pub(super) struct Caller {
     sandbox: bool,
     permissions: Permissions,
 }
@@ -133,7 +133,7 @@ impl Simulator {
             }
             Route::Document(id) => return self.patch(caller, &id, &req.body),
             Route::DocumentSend(id) => return self.send(caller, &id, &req.body.read()),
-            Route::DocumentAttachments(_) => crate::http::not_implemented(),
+            Route::DocumentAttachments(id) => return self.attach(caller, &id, req),
             Route::DocumentUbl(id) => self.ubl_of(&id),
             Route::DocumentPdf(id) => self.pdf_answer(&id),
             Route::DeliveryLocations => return locations_of(req),

@@ -10,7 +10,8 @@
 //! nobody asked for. `pdf_available` false forgets the PDF (a PATCH of an unlocked
 //! document, a `SET`): the next `TICK` renders it again.
 
-use super::endpoints::{not_found_id, one, Answer};
+use super::endpoints::{error, json_out, not_found_id, one, Answer, Caller, Out, Reply};
+use super::request::{Request, Upload};
 use super::Simulator;
 use crate::context::Context as _;
 use crate::context::Relation;
@@ -39,7 +40,6 @@ impl Files {
     }
 
     /// Keeps the bytes of a new attachment of document `id`.
-    #[allow(dead_code)] // (wired with the attachments endpoint)
     pub(crate) fn attach(&mut self, id: &str, bytes: Arc<[u8]>) {
         self.attachments
             .entry(id.to_owned())
@@ -165,5 +165,56 @@ impl Simulator {
                 "base64": crate::attachment::encode_base64(&bytes),
             }),
         )
+    }
+
+    /// `POST /documents/{id}/attachments` (files.md §1): permission `u`, the id, a
+    /// received document, then the upload rules of [`crate::files::accept`]. A sandbox
+    /// client gets the live answer and nothing is kept.
+    pub(super) fn attach(&mut self, caller: Caller, id: &str, req: &Request) -> Out {
+        if !caller.permissions.update {
+            return json_out(crate::http::permission_denied(
+                "attaching a file needs the u permission",
+            ));
+        }
+        let Some(doc) = self.documents.get(id) else {
+            if self.received.contains_key(id) {
+                return json_out(one(
+                    ErrorCode::ReceivedDocument,
+                    Loc::root("path").key("id"),
+                    &format!("the document {id} was received: it takes no attachment"),
+                ));
+            }
+            return json_out(not_found_id("document", id));
+        };
+        let parsed = match &req.multipart {
+            Some(Upload::Parts(parts)) => Ok(parts
+                .iter()
+                .map(|p| crate::files::Part {
+                    name: p.name.clone(),
+                    filename: p.filename.clone(),
+                    content_type: p.content_type.clone(),
+                    bytes: &p.bytes,
+                })
+                .collect()),
+            Some(Upload::Http { content_type, body }) => {
+                crate::files::multipart::parse(content_type.as_deref(), body)
+            }
+            None => Err(crate::files::multipart::MultipartError {
+                reason: "the request carries no multipart body",
+                header: None,
+            }),
+        };
+        let upload = match crate::files::accept(doc, parsed.as_deref()) {
+            Ok(upload) => upload,
+            Err(e) => return json_out(error(&e)),
+        };
+        let next = upload.attached_to(doc);
+        if caller.sandbox {
+            return (201, Reply::Document(Box::new(next)));
+        }
+        let bytes: Arc<[u8]> = Arc::from(upload.bytes);
+        self.files.attach(id, bytes);
+        self.store(id.to_owned(), next);
+        (201, Reply::Stored(id.to_owned()))
     }
 }

@@ -223,24 +223,40 @@ impl Simulator {
     }
 
     /// Handles one HTTP request: its method, its target (path and query), its
-    /// `authorization` header and its body bytes; `TICK` and `SET` are the methods of
-    /// the back office (simulator.md). The answer is the one [`Simulator::handle`]
-    /// gives for the same request in a scenario.
+    /// `authorization` and `content-type` headers and its body bytes; `TICK` and `SET`
+    /// are the methods of the back office (simulator.md). The answer is the one
+    /// [`Simulator::handle`] gives for the same request in a scenario. An upload
+    /// (`POST /documents/{id}/attachments`) reads the body as `multipart/form-data`.
     pub fn handle_http(
         &mut self,
         method: &str,
         target: &str,
         authorization: Option<&str>,
+        content_type: Option<&str>,
         body: &[u8],
     ) -> (u16, Value) {
         let (segments, query) = request::split_path(target);
+        let upload = segments
+            .as_deref()
+            .and_then(request::Route::parse)
+            .is_some_and(|r| matches!(r, request::Route::DocumentAttachments(_)));
+        let (body, multipart) = if upload {
+            let http = request::Upload::Http {
+                content_type: content_type.map(str::to_owned),
+                body: body.to_vec(),
+            };
+            (crate::http::Body::Absent, Some(http))
+        } else {
+            (crate::http::Body::from_bytes(body), None)
+        };
         let req = request::Request {
             method: method.to_ascii_uppercase(),
             segments,
             query,
             client: None,
             authorization: authorization.map(str::to_owned),
-            body: request::ReqBody::Read(crate::http::Body::from_bytes(body)),
+            body: request::ReqBody::Read(body),
+            multipart,
         };
         let (status, reply) = self.dispatch(&req);
         (status, self.reply_value(reply))

@@ -49,6 +49,66 @@ pub(crate) struct Request<'a> {
     pub(crate) authorization: Option<String>,
     /// The body.
     pub(crate) body: ReqBody<'a>,
+    /// An upload (files.md §1): a scenario's `multipart` parts, or an HTTP body with
+    /// its `Content-Type`; `None` for a scenario request without `multipart`.
+    pub(crate) multipart: Option<Upload>,
+}
+
+/// The body of an upload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Upload {
+    /// A scenario's `multipart` list, already split into parts.
+    Parts(Vec<FormPart>),
+    /// The bytes of an HTTP request and its `Content-Type` header, parsed by the
+    /// crate's one multipart reader ([`crate::files::multipart::parse`]).
+    Http {
+        content_type: Option<String>,
+        body: Vec<u8>,
+    },
+}
+
+/// One part of a scenario's `multipart` list: `{"name", "filename", "content_type",
+/// "base64"}`, each key but `base64` optional.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FormPart {
+    pub(crate) name: Option<String>,
+    pub(crate) filename: Option<String>,
+    pub(crate) content_type: Option<String>,
+    pub(crate) bytes: Vec<u8>,
+}
+
+/// Reads a scenario's `multipart` list: an array of part objects whose keys are
+/// strings and whose `base64` decodes; anything else makes the scenario malformed.
+fn read_multipart(value: &Value) -> Result<Vec<FormPart>, String> {
+    let Value::Array(items) = value else {
+        return Err("multipart must be an array of parts".into());
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let Value::Object(part) = item else {
+                return Err(format!("multipart[{i}] must be an object"));
+            };
+            let text = |key: &str| match part.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(_) => Err(format!("multipart[{i}].{key} must be a string")),
+            };
+            let bytes = match part.get("base64") {
+                Some(Value::String(b64)) => crate::attachment::decode_base64(b64)
+                    .ok_or_else(|| format!("multipart[{i}].base64 is not valid base64"))?,
+                None | Some(Value::Null) => Vec::new(),
+                Some(_) => return Err(format!("multipart[{i}].base64 must be a string")),
+            };
+            Ok(FormPart {
+                name: text("name")?,
+                filename: text("filename")?,
+                content_type: text("content_type")?,
+                bytes,
+            })
+        })
+        .collect()
 }
 
 /// The keys of a request object that the simulator reads; a key given twice keeps
@@ -61,6 +121,7 @@ struct Fields<'a> {
     headers: Option<Value>,
     body: Option<&'a RawValue>,
     raw_body: Option<Value>,
+    multipart: Option<Value>,
 }
 
 impl<'de> Deserialize<'de> for Fields<'de> {
@@ -88,6 +149,7 @@ impl<'de> Visitor<'de> for FieldsVisitor {
                 "headers" => fields.headers = Some(map.next_value()?),
                 "body" => fields.body = Some(map.next_value()?),
                 "raw_body" => fields.raw_body = Some(map.next_value()?),
+                "multipart" => fields.multipart = Some(map.next_value()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -114,6 +176,7 @@ impl<'a> Request<'a> {
             obj.get("headers"),
             body,
             obj.get("raw_body"),
+            obj.get("multipart"),
         )
     }
 
@@ -131,6 +194,7 @@ impl<'a> Request<'a> {
             fields.headers.as_ref(),
             fields.body.map(|raw| ReqBody::Json(raw.get())),
             fields.raw_body.as_ref(),
+            fields.multipart.as_ref(),
         )
     }
 
@@ -142,6 +206,7 @@ impl<'a> Request<'a> {
         headers: Option<&Value>,
         body: Option<ReqBody<'a>>,
         raw_body: Option<&Value>,
+        multipart: Option<&Value>,
     ) -> Result<Request<'a>, String> {
         let method = match method {
             None | Some(Value::Null) => return Err("missing method".into()),
@@ -175,6 +240,13 @@ impl<'a> Request<'a> {
             }
             Some(_) => return Err("headers must be an object".into()),
         };
+        let multipart = match multipart {
+            None => None,
+            Some(_) if body.is_some() || raw_body.is_some() => {
+                return Err("multipart excludes body and raw_body".into())
+            }
+            Some(parts) => Some(Upload::Parts(read_multipart(parts)?)),
+        };
         let body = match (body, raw_body) {
             (Some(_), Some(_)) => return Err("body and raw_body exclude each other".into()),
             (Some(body), None) => body,
@@ -193,6 +265,7 @@ impl<'a> Request<'a> {
             client,
             authorization,
             body,
+            multipart,
         })
     }
 
