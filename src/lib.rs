@@ -155,6 +155,7 @@ pub mod compute;
 pub mod context;
 pub mod document;
 pub mod error;
+pub mod files;
 pub mod http;
 mod iso4217;
 pub mod language;
