@@ -203,15 +203,15 @@ fn handle(
     state: &Shared,
     method: &str,
     target: &str,
-    auth: Option<&str>,
+    headers: (Option<&str>, Option<&str>),
     body: &[u8],
-) -> (u16, Vec<u8>) {
+) -> (u16, Value) {
     let Ok(mut guard) = state.lock() else {
-        let (s, b) = invoicing_core::http::internal_error();
-        return (s, serde_json::to_vec(&b).unwrap_or_default());
+        return invoicing_core::http::internal_error();
     };
     let st = &mut *guard;
-    let (status, body) = st.sim.handle_http(method, target, auth, body);
+    let (auth, content_type) = headers;
+    let (status, body) = st.sim.handle_http(method, target, auth, content_type, body);
     let written = st.sim.take_written();
     if !written.is_empty() {
         if let Err(e) = persist(&mut st.db, &st.sim, &written) {
@@ -219,11 +219,10 @@ fn handle(
             if let Ok(sim) = load(&st.db) {
                 st.sim = sim;
             }
-            let (s, b) = invoicing_core::http::internal_error();
-            return (s, serde_json::to_vec(&b).unwrap_or_default());
+            return invoicing_core::http::internal_error();
         }
     }
-    (status, serde_json::to_vec(&body).unwrap_or_default())
+    (status, body)
 }
 
 async fn route(
@@ -236,28 +235,57 @@ async fn route(
     let target = uri
         .path_and_query()
         .map_or_else(|| uri.path().to_owned(), |p| p.as_str().to_owned());
-    let auth = headers
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let (auth, content_type) = (header("authorization"), header("content-type"));
     let path = uri.path().to_owned();
-    let (status, bytes) = tokio::task::spawn_blocking(move || {
+    let is_get = method == Method::GET;
+    let (status, answer) = tokio::task::spawn_blocking(move || {
         let back_office = path.strip_prefix("/_simulator/");
         match (method.as_str(), back_office) {
-            ("POST", Some("tick")) => handle(&state, "TICK", "/", None, b""),
+            ("POST", Some("tick")) => handle(&state, "TICK", "/", (None, None), b""),
             ("POST", Some(rest)) if rest.starts_with("documents/") && rest.ends_with("/state") => {
                 let id = &rest["documents/".len()..rest.len() - "/state".len()];
-                handle(&state, "SET", &format!("/documents/{id}"), None, &body)
+                handle(
+                    &state,
+                    "SET",
+                    &format!("/documents/{id}"),
+                    (None, None),
+                    &body,
+                )
             }
-            _ => handle(&state, method.as_str(), &target, auth.as_deref(), &body),
+            _ => handle(
+                &state,
+                method.as_str(),
+                &target,
+                (auth.as_deref(), content_type.as_deref()),
+                &body,
+            ),
         }
     })
     .await
-    .unwrap_or_else(|_| {
-        let (s, b) = invoicing_core::http::internal_error();
-        (s, serde_json::to_vec(&b).unwrap_or_default())
-    });
+    .unwrap_or_else(|_| invoicing_core::http::internal_error());
+    // GET /documents/{id}/pdf answers the file itself (files.md §2).
+    if status == 200 && is_get && uri.path().ends_with("/pdf") {
+        if let Some((filename, bytes)) = invoicing_core::http::pdf_file(&answer) {
+            let disposition = invoicing_core::http::content_disposition(&filename);
+            return (
+                StatusCode::OK,
+                [
+                    ("content-type", "application/pdf".to_owned()),
+                    ("content-disposition", disposition),
+                ],
+                bytes,
+            )
+                .into_response();
+        }
+    }
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let bytes = serde_json::to_vec(&answer).unwrap_or_default();
     (status, [("content-type", "application/json")], bytes).into_response()
 }
 
@@ -319,8 +347,10 @@ async fn main() {
             loop {
                 interval.tick().await;
                 let state = state.clone();
-                let _ = tokio::task::spawn_blocking(move || handle(&state, "TICK", "/", None, b""))
-                    .await;
+                let _ = tokio::task::spawn_blocking(move || {
+                    handle(&state, "TICK", "/", (None, None), b"")
+                })
+                .await;
             }
         })
     };

@@ -128,13 +128,44 @@ pub fn json_invalid(text: &str, reason: &str) -> Answer {
     error(&json_invalid_error(text, reason).into())
 }
 
-/// 501 `not_implemented` at `["path"]`: `POST /documents/{id}/attachments`.
-pub fn not_implemented() -> Answer {
-    one(
-        ErrorCode::NotImplemented,
-        Loc::root("path"),
-        "attachments are not implemented by this crate",
-    )
+/// The filename and bytes of a `GET /documents/{id}/pdf` answer of the simulator
+/// (`{"filename", "base64", …}`), which a server sends as the file itself.
+pub fn pdf_file(answer: &Value) -> Option<(String, Vec<u8>)> {
+    let filename = answer.get("filename")?.as_str()?;
+    let bytes = crate::attachment::decode_base64(answer.get("base64")?.as_str()?)?;
+    Some((filename.to_owned(), bytes))
+}
+
+/// The `Content-Disposition` of a downloaded file (RFC 6266, files.md §2):
+/// `attachment; filename="…"; filename*=UTF-8''…`, the plain `filename` with every
+/// character outside printable ASCII, and `"` and `\`, as `_`; `filename*` the
+/// name percent-encoded in UTF-8.
+///
+/// ```
+/// use invoicing_core::http::content_disposition;
+/// assert_eq!(
+///     content_disposition("Fäktur \"1\".pdf"),
+///     "attachment; filename=\"F_ktur _1_.pdf\"; filename*=UTF-8''F%C3%A4ktur%20%221%22.pdf"
+/// );
+/// ```
+pub fn content_disposition(filename: &str) -> String {
+    use std::fmt::Write as _;
+    let plain: String = filename
+        .chars()
+        .map(|c| match c {
+            ' '..='~' if c != '"' && c != '\\' => c,
+            _ => '_',
+        })
+        .collect();
+    let mut encoded = String::with_capacity(filename.len() * 3);
+    for b in filename.bytes() {
+        if b.is_ascii_alphanumeric() || b"!#$&+-.^_`|~".contains(&b) {
+            encoded.push(char::from(b));
+        } else {
+            let _ = write!(encoded, "%{b:02X}");
+        }
+    }
+    format!("attachment; filename=\"{plain}\"; filename*=UTF-8''{encoded}")
 }
 
 /// 500 `internal_error` at `[]`: a storage failure (see

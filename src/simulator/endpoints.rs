@@ -55,8 +55,8 @@ fn locations_of(req: &Request) -> Out {
 /// The client a request acts for.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Caller {
-    sandbox: bool,
-    permissions: Permissions,
+    pub(super) sandbox: bool,
+    pub(super) permissions: Permissions,
 }
 
 fn is_body_loc(loc: &Loc) -> bool {

@@ -6,6 +6,7 @@ mod auth;
 mod contract;
 mod examples;
 mod expect;
+mod files;
 mod peppol;
 mod peppol_ubl;
 mod quickstart;

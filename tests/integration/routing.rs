@@ -1,6 +1,6 @@
 //! Routing (simulator.md "Methods and paths"; decisions.md §8, §9): the records
 //! answered as given, 404 for an unknown id or path, 405 for a method a path does not
-//! take, 501 for attachments, query parameters, and bodies that are not JSON.
+//! take, query parameters, and bodies that are not JSON.
 
 use crate::support::{
     answers, assert_error, base, create_request, error_types, invoice, request, request_with,
@@ -171,13 +171,6 @@ fn a_known_path_with_a_method_it_does_not_take_is_method_not_allowed() {
         json!({"method": "SET", "path": "/documents", "body": {}}),
     ]);
     assert_error(&out[0], 405, "method_not_allowed", &json!(["method"]));
-}
-
-#[test]
-fn attachments_answer_not_implemented() {
-    // simulator.md: POST /documents/{id}/attachments answers 501 not_implemented
-    let out = answers(vec![request("app", "POST", "/documents/doc-1/attachments")]);
-    assert_error(&out[0], 501, "not_implemented", &json!(["path"]));
 }
 
 #[test]

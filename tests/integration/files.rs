@@ -1,0 +1,262 @@
+//! Files in the simulator (files.md): `POST /documents/{id}/attachments` with a
+//! scenario's `multipart` parts, the order of its checks, the sandbox, the
+//! attachments in the document and in its UBL, and `GET /documents/{id}/pdf`.
+
+use crate::support::{
+    answers, assert_error, base, create_request, error_types, invoice, malformed, request,
+    request_with, responses, with_requests,
+};
+use invoicing_core::attachment::{decode_base64, encode_base64};
+use serde_json::{json, Value};
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+
+fn part(filename: &str, content_type: &str, bytes: &[u8]) -> Value {
+    json!({"name": "file", "filename": filename, "content_type": content_type,
+           "base64": encode_base64(bytes)})
+}
+
+fn upload(client: &str, id: &str, parts: Value) -> Value {
+    json!({"client": client, "method": "POST", "path": format!("/documents/{id}/attachments"),
+           "multipart": parts})
+}
+
+#[test]
+fn an_attachment_is_listed_in_the_order_added_and_changes_no_flag() {
+    // files.md §1: 201 with the document; attachments lists {filename, mimetype} in
+    // the order added; the same filename may come twice; no status or flag changes
+    let out = answers(vec![
+        create_request("app", "", &invoice()),
+        upload(
+            "app",
+            "doc-1",
+            json!([part(" a.csv ", "text/csv; charset=utf-8", b"a;b\n")]),
+        ),
+        upload("app", "doc-1", json!([part("logo.png", "IMAGE/PNG", PNG)])),
+        upload("app", "doc-1", json!([part("a.csv", "text/csv", b"x")])),
+        request("app", "GET", "/documents/doc-1"),
+    ]);
+    assert_eq!(out[1].0, 201, "{}", out[1].1);
+    assert_eq!(out[3].0, 201, "{}", out[3].1);
+    assert_eq!(
+        out[4].1["attachments"],
+        json!([{"filename": "a.csv", "mimetype": "text/csv"},
+               {"filename": "logo.png", "mimetype": "image/png"},
+               {"filename": "a.csv", "mimetype": "text/csv"}])
+    );
+    for key in [
+        "pdf_available",
+        "xml_available",
+        "peppol_status",
+        "accounting_status",
+    ] {
+        assert_eq!(out[4].1[key], out[0].1[key], "{key}");
+    }
+}
+
+#[test]
+fn attaching_needs_the_u_permission_before_the_id_is_looked_up() {
+    // files.md §1: authentication (401), permission u (403), then the id (404)
+    let out = answers(vec![
+        upload(
+            "creator",
+            "doc-404",
+            json!([part("a.csv", "text/csv", b"x")]),
+        ),
+        upload("app", "doc-404", json!([part("a.csv", "text/csv", b"x")])),
+        json!({"method": "POST", "path": "/documents/doc-404/attachments", "multipart": []}),
+    ]);
+    assert_error(
+        &out[0],
+        403,
+        "permission_denied",
+        &json!(["header", "authorization"]),
+    );
+    assert_error(&out[1], 404, "not_found", &json!(["path", "id"]));
+    assert_eq!(out[2].0, 401);
+}
+
+#[test]
+fn an_empty_multipart_list_is_missing_at_body_file() {
+    // files.md §1: "multipart": [] is missing at ["body","file"]
+    let out = answers(vec![
+        create_request("app", "", &invoice()),
+        upload("app", "doc-1", json!([])),
+    ]);
+    assert_error(&out[1], 422, "missing", &json!(["body", "file"]));
+}
+
+#[test]
+fn a_request_without_multipart_is_multipart_invalid() {
+    // files.md §1: a body that is not multipart is multipart_invalid at ["body"]
+    let out = answers(vec![
+        create_request("app", "", &invoice()),
+        request_with(
+            "app",
+            "POST",
+            "/documents/doc-1/attachments",
+            &json!({"file": "x"}),
+        ),
+    ]);
+    assert_error(&out[1], 422, "multipart_invalid", &json!(["body"]));
+}
+
+#[test]
+fn a_part_without_a_name_is_multipart_invalid_alone() {
+    // files.md §1: a part without a name: multipart_invalid at ["body"], answered alone
+    let out = answers(vec![
+        create_request("app", "", &invoice()),
+        upload(
+            "app",
+            "doc-1",
+            json!([{"filename": "a.csv", "content_type": "text/csv", "base64": "eA=="},
+                                      {"name": "other", "base64": ""}]),
+        ),
+    ]);
+    assert_error(&out[1], 422, "multipart_invalid", &json!(["body"]));
+}
+
+#[test]
+fn every_other_refusal_is_collected_in_one_answer() {
+    // files.md §1: every other error in one answer, each at its loc; a locked
+    // document gets document_locked at ["body","file"]
+    let mut s = base();
+    s["documents"] = json!([{"id": "doc-old", "create": invoice(),
+                             "state": {"peppol_status": "sent"}}]);
+    let out = responses(&with_requests(
+        s,
+        vec![upload(
+            "app",
+            "doc-old",
+            json!([{"name": "file", "filename": "../x", "content_type": "image/gif", "base64": "eA=="},
+                   {"name": "extra", "base64": "eA=="}]),
+        )],
+    ));
+    let errors = error_types(&out[0].1);
+    assert_eq!(out[0].0, 422);
+    for expected in [
+        ("document_locked", json!(["body", "file"])),
+        ("extra_forbidden", json!(["body", "extra"])),
+        (
+            "attachment_filename_invalid",
+            json!(["body", "file", "filename"]),
+        ),
+        (
+            "attachment_type_not_allowed",
+            json!(["body", "file", "content_type"]),
+        ),
+    ] {
+        assert!(
+            errors.contains(&(expected.0.to_owned(), expected.1.clone())),
+            "{expected:?} in {errors:?}"
+        );
+    }
+}
+
+#[test]
+fn a_deleted_or_received_document_is_answered_alone() {
+    // files.md §1: document_deleted, then received_document, each at ["path","id"]
+    let mut s = base();
+    s["documents"] = json!([{"id": "doc-old", "create": invoice(),
+                             "state": {"accounting_status": "deleted"}}]);
+    s["received"] = json!([{"id": "in-1", "base64": encode_base64(b"%PDF-1.4 x")}]);
+    let out = responses(&with_requests(
+        s,
+        vec![
+            upload("app", "doc-old", json!([])),
+            upload("app", "in-1", json!([part("a.csv", "text/csv", b"x")])),
+        ],
+    ));
+    assert_error(&out[0], 422, "document_deleted", &json!(["path", "id"]));
+    assert_error(&out[1], 422, "received_document", &json!(["path", "id"]));
+}
+
+#[test]
+fn a_sandbox_upload_is_answered_live_and_not_kept() {
+    // files.md §1: a sandbox client gets the live answer and nothing is kept
+    let out = answers(vec![
+        create_request("app", "", &invoice()),
+        upload("sbx", "doc-1", json!([part("a.csv", "text/csv", b"x")])),
+        request("app", "GET", "/documents/doc-1"),
+    ]);
+    assert_eq!(out[1].0, 201);
+    assert_eq!(
+        out[1].1["attachments"],
+        json!([{"filename": "a.csv", "mimetype": "text/csv"}])
+    );
+    assert_eq!(out[2].1["attachments"], json!([]));
+}
+
+#[test]
+fn multipart_beside_body_or_undecodable_base64_is_malformed() {
+    // files.md §1: multipart beside body, or base64 that does not decode, makes the
+    // scenario malformed
+    let beside = with_requests(
+        base(),
+        vec![
+            json!({"client": "app", "method": "POST", "path": "/documents/x/attachments",
+                    "body": {}, "multipart": []}),
+        ],
+    );
+    assert!(malformed(&beside).contains("multipart"));
+    let bad = with_requests(
+        base(),
+        vec![upload(
+            "app",
+            "x",
+            json!([{"name": "file", "base64": "*not base64*"}]),
+        )],
+    );
+    assert!(malformed(&bad).contains("base64"));
+}
+
+#[test]
+fn the_ubl_embeds_each_attachment_in_order() {
+    // files.md §3: each attachment one cac:AdditionalDocumentReference, in order,
+    // cbc:ID its filename, the bytes in base64 with mimeCode and filename
+    let out = answers(vec![
+        create_request("app", "", &invoice()),
+        upload("app", "doc-1", json!([part("a.csv", "text/csv", b"a;b\n")])),
+        upload("app", "doc-1", json!([part("logo.png", "image/png", PNG)])),
+        json!({"method": "TICK"}),
+        request("app", "GET", "/documents/doc-1/ubl"),
+    ]);
+    let xml = out[4].1["xml"].as_str().unwrap_or_default().to_owned();
+    let csv = format!(
+        "<cac:AdditionalDocumentReference><cbc:ID>a.csv</cbc:ID><cac:Attachment><cbc:EmbeddedDocumentBinaryObject mimeCode=\"text/csv\" filename=\"a.csv\">{}</cbc:EmbeddedDocumentBinaryObject></cac:Attachment></cac:AdditionalDocumentReference>",
+        encode_base64(b"a;b\n")
+    );
+    let at_csv = xml.find(&csv).unwrap_or_else(|| panic!("{xml}"));
+    let at_png = xml.find("<cbc:ID>logo.png</cbc:ID>").unwrap_or(0);
+    let at_supplier = xml.find("<cac:AccountingSupplierParty>").unwrap_or(0);
+    assert!(at_csv < at_png && at_png < at_supplier, "{xml}");
+}
+
+#[test]
+fn the_pdf_is_not_available_before_the_tick() {
+    // files.md §2: pdf_available false answers pdf_not_available at ["path","id"]
+    let out = answers(vec![
+        create_request("app", "", &invoice()),
+        request("app", "GET", "/documents/doc-1/pdf"),
+        request("reader", "GET", "/documents/doc-404/pdf"),
+    ]);
+    assert_error(&out[1], 422, "pdf_not_available", &json!(["path", "id"]));
+    assert_error(&out[2], 404, "not_found", &json!(["path", "id"]));
+}
+
+#[test]
+fn a_received_pdf_is_its_own_pdf() {
+    // files.md §2: a received PDF is its own PDF
+    let mut s = base();
+    s["received"] = json!([{"id": "in-1", "base64": encode_base64(b"%PDF-1.4 mail")}]);
+    let out = responses(&with_requests(
+        s,
+        vec![request("reader", "GET", "/documents/in-1/pdf")],
+    ));
+    assert_eq!(out[0].0, 200, "{}", out[0].1);
+    let bytes = decode_base64(out[0].1["base64"].as_str().unwrap_or_default());
+    assert_eq!(bytes.as_deref(), Some(&b"%PDF-1.4 mail"[..]));
+    assert_eq!(out[0].1["content_type"], "application/pdf");
+    assert_eq!(out[0].1["size"], 13);
+    assert_eq!(out[0].1["filename"], "in-1.pdf");
+}
