@@ -16,7 +16,7 @@ fn part(filename: &str, content_type: &str, bytes: &[u8]) -> Value {
            "base64": encode_base64(bytes)})
 }
 
-fn upload(client: &str, id: &str, parts: Value) -> Value {
+fn upload(client: &str, id: &str, parts: &Value) -> Value {
     json!({"client": client, "method": "POST", "path": format!("/documents/{id}/attachments"),
            "multipart": parts})
 }
@@ -30,10 +30,10 @@ fn an_attachment_is_listed_in_the_order_added_and_changes_no_flag() {
         upload(
             "app",
             "doc-1",
-            json!([part(" a.csv ", "text/csv; charset=utf-8", b"a;b\n")]),
+            &json!([part(" a.csv ", "text/csv; charset=utf-8", b"a;b\n")]),
         ),
-        upload("app", "doc-1", json!([part("logo.png", "IMAGE/PNG", PNG)])),
-        upload("app", "doc-1", json!([part("a.csv", "text/csv", b"x")])),
+        upload("app", "doc-1", &json!([part("logo.png", "IMAGE/PNG", PNG)])),
+        upload("app", "doc-1", &json!([part("a.csv", "text/csv", b"x")])),
         request("app", "GET", "/documents/doc-1"),
     ]);
     assert_eq!(out[1].0, 201, "{}", out[1].1);
@@ -61,9 +61,9 @@ fn attaching_needs_the_u_permission_before_the_id_is_looked_up() {
         upload(
             "creator",
             "doc-404",
-            json!([part("a.csv", "text/csv", b"x")]),
+            &json!([part("a.csv", "text/csv", b"x")]),
         ),
-        upload("app", "doc-404", json!([part("a.csv", "text/csv", b"x")])),
+        upload("app", "doc-404", &json!([part("a.csv", "text/csv", b"x")])),
         json!({"method": "POST", "path": "/documents/doc-404/attachments", "multipart": []}),
     ]);
     assert_error(
@@ -81,7 +81,7 @@ fn an_empty_multipart_list_is_missing_at_body_file() {
     // files.md §1: "multipart": [] is missing at ["body","file"]
     let out = answers(vec![
         create_request("app", "", &invoice()),
-        upload("app", "doc-1", json!([])),
+        upload("app", "doc-1", &json!([])),
     ]);
     assert_error(&out[1], 422, "missing", &json!(["body", "file"]));
 }
@@ -109,7 +109,7 @@ fn a_part_without_a_name_is_multipart_invalid_alone() {
         upload(
             "app",
             "doc-1",
-            json!([{"filename": "a.csv", "content_type": "text/csv", "base64": "eA=="},
+            &json!([{"filename": "a.csv", "content_type": "text/csv", "base64": "eA=="},
                                       {"name": "other", "base64": ""}]),
         ),
     ]);
@@ -128,7 +128,7 @@ fn every_other_refusal_is_collected_in_one_answer() {
         vec![upload(
             "app",
             "doc-old",
-            json!([{"name": "file", "filename": "../x", "content_type": "image/gif", "base64": "eA=="},
+            &json!([{"name": "file", "filename": "../x", "content_type": "image/gif", "base64": "eA=="},
                    {"name": "extra", "base64": "eA=="}]),
         )],
     ));
@@ -163,8 +163,8 @@ fn a_deleted_or_received_document_is_answered_alone() {
     let out = responses(&with_requests(
         s,
         vec![
-            upload("app", "doc-old", json!([])),
-            upload("app", "in-1", json!([part("a.csv", "text/csv", b"x")])),
+            upload("app", "doc-old", &json!([])),
+            upload("app", "in-1", &json!([part("a.csv", "text/csv", b"x")])),
         ],
     ));
     assert_error(&out[0], 422, "document_deleted", &json!(["path", "id"]));
@@ -176,7 +176,7 @@ fn a_sandbox_upload_is_answered_live_and_not_kept() {
     // files.md §1: a sandbox client gets the live answer and nothing is kept
     let out = answers(vec![
         create_request("app", "", &invoice()),
-        upload("sbx", "doc-1", json!([part("a.csv", "text/csv", b"x")])),
+        upload("sbx", "doc-1", &json!([part("a.csv", "text/csv", b"x")])),
         request("app", "GET", "/documents/doc-1"),
     ]);
     assert_eq!(out[1].0, 201);
@@ -204,7 +204,7 @@ fn multipart_beside_body_or_undecodable_base64_is_malformed() {
         vec![upload(
             "app",
             "x",
-            json!([{"name": "file", "base64": "*not base64*"}]),
+            &json!([{"name": "file", "base64": "*not base64*"}]),
         )],
     );
     assert!(malformed(&bad).contains("base64"));
@@ -216,8 +216,12 @@ fn the_ubl_embeds_each_attachment_in_order() {
     // cbc:ID its filename, the bytes in base64 with mimeCode and filename
     let out = answers(vec![
         create_request("app", "", &invoice()),
-        upload("app", "doc-1", json!([part("a.csv", "text/csv", b"a;b\n")])),
-        upload("app", "doc-1", json!([part("logo.png", "image/png", PNG)])),
+        upload(
+            "app",
+            "doc-1",
+            &json!([part("a.csv", "text/csv", b"a;b\n")]),
+        ),
+        upload("app", "doc-1", &json!([part("logo.png", "image/png", PNG)])),
         json!({"method": "TICK"}),
         request("app", "GET", "/documents/doc-1/ubl"),
     ]);
