@@ -81,6 +81,7 @@
 //!   allowances and charges.
 
 mod checks;
+mod embedded;
 mod lexical;
 mod reader;
 mod scan;
@@ -446,6 +447,18 @@ pub fn read(bytes: &[u8]) -> ReceivedDocument {
         Ok(facts) => ReceivedDocument::from_facts(facts, text),
         Err(msg) => ReceivedDocument::not_ubl(&msg),
     }
+}
+
+/// The PDF that came with received bytes (files.md §2): the bytes themselves when
+/// they are a PDF (`%PDF-`), else the first PDF a UBL embeds (see
+/// `embedded::first_pdf`); `None` otherwise (a UBL without one is rendered from what
+/// it states).
+pub fn own_pdf(bytes: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
+    if bytes.starts_with(b"%PDF-") {
+        return Some(std::borrow::Cow::Borrowed(bytes));
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    embedded::first_pdf(text.strip_prefix('\u{FEFF}').unwrap_or(text)).map(std::borrow::Cow::Owned)
 }
 
 /// The UNCL 5305 category as a VAT code (peppol.md §4).

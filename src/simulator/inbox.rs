@@ -181,9 +181,10 @@ pub(crate) fn read_received(
             }
         };
         let doc = received::read(&bytes);
-        if bytes.starts_with(b"%PDF-") {
-            // files.md §2: a received PDF is the document's own PDF.
-            sim.files.keep_pdf(&id, std::sync::Arc::from(bytes));
+        if let Some(pdf) = received::own_pdf(&bytes) {
+            // files.md §2: a received PDF, or the first PDF a UBL embeds, is the
+            // document's own PDF.
+            sim.files.keep_pdf(&id, std::sync::Arc::from(pdf.as_ref()));
         }
         let relation = doc
             .pick_relation(relations.iter().map(|r| {

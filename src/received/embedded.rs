@@ -1,0 +1,142 @@
+//! The first PDF a received UBL embeds (files.md §2): the first
+//! `cac:AdditionalDocumentReference/cac:Attachment/cbc:EmbeddedDocumentBinaryObject`
+//! of the root whose `mimeCode` is `application/pdf` (without case), whose base64
+//! decodes (white space skipped) and whose bytes start with `%PDF-`.
+//!
+//! Decision where the specification is silent: an object with that mimeCode that
+//! does not decode, or is not a PDF, is skipped and the next one counts; a document
+//! none of whose objects counts is rendered from what it states.
+
+use quick_xml::events::Event;
+use quick_xml::name::ResolveResult;
+use quick_xml::NsReader;
+
+const CAC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
+const CBC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+
+/// The path of an embedded object below the root: namespace, local name.
+const PATH: [(&str, &str); 3] = [
+    (CAC, "AdditionalDocumentReference"),
+    (CAC, "Attachment"),
+    (CBC, "EmbeddedDocumentBinaryObject"),
+];
+
+/// The bytes of the first PDF the UBL text embeds, if one counts. Never panics; XML
+/// that cannot be read has none.
+pub fn first_pdf(text: &str) -> Option<Vec<u8>> {
+    let mut reader = NsReader::from_str(text);
+    // Depth below the root, and how many levels of PATH the open elements match.
+    let mut depth = 0usize;
+    let mut matched = 0usize;
+    let mut pdf_object = false;
+    let mut content = String::new();
+    loop {
+        let (ns, event) = reader.read_resolved_event().ok()?;
+        match event {
+            Event::Start(e) => {
+                depth += 1;
+                let on_path = depth >= 2
+                    && matched == depth - 2
+                    && PATH.get(matched).is_some_and(|(want_ns, want)| {
+                        matches!(ns, ResolveResult::Bound(n) if n.into_inner() == *want_ns)
+                            && e.local_name().into_inner() == *want
+                    });
+                if on_path {
+                    matched += 1;
+                    if matched == PATH.len() {
+                        pdf_object = e.attributes().flatten().any(|a| {
+                            a.key.local_name().into_inner() == "mimeCode"
+                                && a.unescape_value()
+                                    .is_ok_and(|v| v.trim().eq_ignore_ascii_case("application/pdf"))
+                        });
+                        content.clear();
+                    }
+                }
+            }
+            Event::Text(t) if pdf_object => content.push_str(&t.xml10_content()),
+            Event::CData(t) if pdf_object => content.push_str(&t.xml10_content()),
+            Event::End(_) => {
+                if pdf_object && matched == PATH.len() && depth == PATH.len() + 1 {
+                    pdf_object = false;
+                    if let Some(bytes) = crate::attachment::decode_base64(&content) {
+                        if bytes.starts_with(b"%PDF-") {
+                            return Some(bytes);
+                        }
+                    }
+                }
+                if depth >= 2 && matched == depth - 1 {
+                    matched -= 1;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            Event::Eof => return None,
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_pdf;
+    use crate::attachment::encode_base64;
+
+    fn ubl(refs: &str) -> String {
+        format!(
+            "<Invoice xmlns=\"urn:oasis:names:specification:ubl:schema:xsd:Invoice-2\" \
+             xmlns:cac=\"urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2\" \
+             xmlns:cbc=\"urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2\">\
+             <cbc:ID>1</cbc:ID>{refs}<cac:AccountingSupplierParty/></Invoice>"
+        )
+    }
+
+    fn reference(mime: &str, content: &str) -> String {
+        format!(
+            "<cac:AdditionalDocumentReference><cbc:ID>x</cbc:ID><cac:Attachment>\
+             <cbc:EmbeddedDocumentBinaryObject mimeCode=\"{mime}\" filename=\"x\">{content}\
+             </cbc:EmbeddedDocumentBinaryObject></cac:Attachment></cac:AdditionalDocumentReference>"
+        )
+    }
+
+    #[test]
+    fn the_first_embedded_pdf_is_the_documents_pdf() {
+        // files.md §2: the first EmbeddedDocumentBinaryObject with mimeCode
+        // application/pdf (without case), base64 with white space skipped, %PDF-
+        let pdf = encode_base64(b"%PDF-1.7 first");
+        let wrapped = format!("{}\n  {}", &pdf[..8], &pdf[8..]);
+        let text = ubl(&format!(
+            "{}{}{}",
+            reference("text/csv", &encode_base64(b"%PDF-no")),
+            reference("Application/PDF", &wrapped),
+            reference("application/pdf", &encode_base64(b"%PDF-1.7 second")),
+        ));
+        assert_eq!(first_pdf(&text).as_deref(), Some(&b"%PDF-1.7 first"[..]));
+    }
+
+    #[test]
+    fn an_embedded_object_that_is_not_a_pdf_does_not_count() {
+        // files.md §2: it counts when its base64 decodes and it starts with %PDF-
+        let text = ubl(&format!(
+            "{}{}",
+            reference("application/pdf", "*** not base64 ***"),
+            reference("application/pdf", &encode_base64(b"GIF89a")),
+        ));
+        assert_eq!(first_pdf(&text), None);
+        let later = ubl(&format!(
+            "{}{}",
+            reference("application/pdf", "***"),
+            reference("application/pdf", &encode_base64(b"%PDF-ok")),
+        ));
+        assert_eq!(first_pdf(&later).as_deref(), Some(&b"%PDF-ok"[..]));
+    }
+
+    #[test]
+    fn an_object_outside_the_reference_path_does_not_count() {
+        let nested = format!(
+            "<cac:InvoiceLine>{}</cac:InvoiceLine>",
+            reference("application/pdf", &encode_base64(b"%PDF-line"))
+        );
+        assert_eq!(first_pdf(&ubl(&nested)), None);
+        assert_eq!(first_pdf("not xml <"), None);
+        assert_eq!(first_pdf(""), None);
+    }
+}
