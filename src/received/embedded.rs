@@ -46,7 +46,7 @@ pub fn first_pdf(text: &str) -> Option<Vec<u8>> {
                     if matched == PATH.len() {
                         pdf_object = e.attributes().flatten().any(|a| {
                             a.key.local_name().into_inner() == "mimeCode"
-                                && a.unescape_value()
+                                && a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
                                     .is_ok_and(|v| v.trim().eq_ignore_ascii_case("application/pdf"))
                         });
                         content.clear();
