@@ -93,7 +93,10 @@ fn schema(db: &Connection) -> rusqlite::Result<()> {
          CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
          CREATE TABLE IF NOT EXISTS documents (id TEXT PRIMARY KEY, stored BLOB NOT NULL);
          CREATE TABLE IF NOT EXISTS counters (journal_id TEXT NOT NULL, window TEXT NOT NULL,
-             next TEXT NOT NULL, PRIMARY KEY (journal_id, window));",
+             next TEXT NOT NULL, PRIMARY KEY (journal_id, window));
+         CREATE TABLE IF NOT EXISTS attachments (document_id TEXT NOT NULL, position INTEGER NOT NULL,
+             bytes BLOB NOT NULL, PRIMARY KEY (document_id, position));
+         CREATE TABLE IF NOT EXISTS pdfs (document_id TEXT PRIMARY KEY, bytes BLOB NOT NULL);",
     )
 }
 
@@ -105,10 +108,28 @@ fn persist(db: &mut Connection, sim: &Simulator, ids: &[String]) -> rusqlite::Re
             "INSERT INTO documents (id, stored) VALUES (?1, ?2)
              ON CONFLICT(id) DO UPDATE SET stored = excluded.stored",
         )?;
+        let mut attachment = tx.prepare_cached(
+            "INSERT OR IGNORE INTO attachments (document_id, position, bytes) VALUES (?1, ?2, ?3)",
+        )?;
+        let mut pdf = tx.prepare_cached(
+            "INSERT INTO pdfs (document_id, bytes) VALUES (?1, ?2)
+             ON CONFLICT(document_id) DO UPDATE SET bytes = excluded.bytes",
+        )?;
+        let mut no_pdf = tx.prepare_cached("DELETE FROM pdfs WHERE document_id = ?1")?;
         for id in ids {
             if let Some(doc) = sim.stored_document(id) {
                 put.execute(params![id, doc.store()])?;
             }
+            // Attachments are only ever added: a position once written keeps its bytes.
+            let (files, kept_pdf) = sim.files_of(id);
+            for (position, bytes) in files.iter().enumerate() {
+                let position = i64::try_from(position).unwrap_or(i64::MAX);
+                attachment.execute(params![id, position, bytes.as_ref()])?;
+            }
+            match kept_pdf {
+                Some(bytes) => pdf.execute(params![id, bytes.as_ref()])?,
+                None => no_pdf.execute(params![id])?,
+            };
         }
         let mut counter = tx.prepare_cached(
             "INSERT INTO counters (journal_id, window, next) VALUES (?1, ?2, ?3)
@@ -159,8 +180,29 @@ fn load(db: &Connection) -> Result<Simulator, String> {
             Ok((j, w, n))
         })
         .collect::<Result<Vec<_>, String>>()?;
+    let ids: Vec<String> = docs.iter().map(|d| d.id().to_owned()).collect();
     sim.restore(docs, &counters);
+    restore_files(db, &mut sim, &ids).map_err(|e| e.to_string())?;
     Ok(sim)
+}
+
+/// Hands the stored attachments and PDFs back to the restored world.
+fn restore_files(db: &Connection, sim: &mut Simulator, ids: &[String]) -> rusqlite::Result<()> {
+    let mut files =
+        db.prepare("SELECT bytes FROM attachments WHERE document_id = ?1 ORDER BY position")?;
+    let mut pdf = db.prepare("SELECT bytes FROM pdfs WHERE document_id = ?1")?;
+    for id in ids {
+        let attachments = files
+            .query_map(params![id], |r| r.get::<_, Vec<u8>>(0))?
+            .map(|b| b.map(Arc::from))
+            .collect::<rusqlite::Result<Vec<Arc<[u8]>>>>()?;
+        let kept = pdf
+            .query_row(params![id], |r| r.get::<_, Vec<u8>>(0))
+            .optional()?
+            .map(Arc::from);
+        sim.restore_files(id, attachments, kept);
+    }
+    Ok(())
 }
 
 /// Opens the database, seeding an empty one from the scenario.

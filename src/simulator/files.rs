@@ -129,6 +129,33 @@ impl Simulator {
             page,
         ) {
             self.files.pdfs.insert(id.to_owned(), Arc::from(bytes));
+            self.documents.written.insert(id.to_owned());
+        }
+    }
+
+    /// The files the world keeps for document `id`: its attachments' bytes in order,
+    /// and its PDF when one is rendered (or came with it). A server stores them
+    /// beside the document ([`Simulator::take_written`] names a document whose PDF
+    /// was just rendered) and hands them back with [`Simulator::restore_files`].
+    pub fn files_of(&self, id: &str) -> (Vec<Arc<[u8]>>, Option<Arc<[u8]>>) {
+        (
+            self.files.attachments_of(id).to_vec(),
+            self.files.pdfs.get(id).cloned(),
+        )
+    }
+
+    /// Hands back the files of a restored document (see [`Simulator::files_of`]):
+    /// after [`Simulator::restore`], so that its UBL embeds them and its PDF is the
+    /// one kept.
+    pub fn restore_files(&mut self, id: &str, attachments: Vec<Arc<[u8]>>, pdf: Option<Arc<[u8]>>) {
+        if attachments.is_empty() {
+            self.files.attachments.remove(id);
+        } else {
+            self.files.attachments.insert(id.to_owned(), attachments);
+        }
+        if let Some(pdf) = pdf {
+            self.files.owed.remove(id);
+            self.files.pdfs.insert(id.to_owned(), pdf);
         }
     }
 
