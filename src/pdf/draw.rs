@@ -36,8 +36,8 @@ fn settings() -> Result<SerializeSettings, PdfError> {
 pub(crate) fn image(logo: &Logo) -> Result<Image, String> {
     let data: Vec<u8> = logo.bytes.to_vec();
     match logo.format {
-        ImageFormat::Png => Image::from_png(data.into(), true),
-        ImageFormat::Jpeg => Image::from_jpeg(data.into(), true),
+        ImageFormat::Png => Image::from_png(data.into(), false),
+        ImageFormat::Jpeg => Image::from_jpeg(data.into(), false),
     }
 }
 
@@ -147,7 +147,8 @@ pub(crate) fn write(pages: &[Page], meta: &Meta, logo: Option<&Logo>) -> Result<
 pub(crate) fn logo_renders(logo: &Logo) -> Result<(), String> {
     let image = image(logo)?;
     let mut document = Document::new_with(settings().map_err(|e| e.0)?);
-    document.set_metadata(Metadata::new().title("logo".to_owned()));
+    let date = DateTime::new(2000).month(1).day(1);
+    document.set_metadata(Metadata::new().title("logo".to_owned()).creation_date(date));
     let mut page = document.start_page_with(PageSettings::from_wh(100.0, 100.0).ok_or("page")?);
     let mut surface = page.surface();
     if let Some(size) = Size::from_wh(10.0, 10.0) {

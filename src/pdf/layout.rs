@@ -462,17 +462,15 @@ pub(crate) fn lay_out(sheet: &Sheet, look: Look) -> Result<Vec<Page>, PdfError> 
         y: TOP,
         body_top: TOP,
         header: None,
-        running: format!("{} {}", sheet.title, sheet.meta.title),
+        running: sheet.meta.title.clone(),
         accent: look.color.unwrap_or(PLAIN),
     };
-    flow.running.clone_from(&sheet.meta.title);
     heading(&mut flow, sheet, look);
     parties(&mut flow, sheet);
     facts(&mut flow, sheet);
     lines(&mut flow, sheet);
     adjustments(&mut flow, sheet);
-    vat(&mut flow, sheet);
-    totals(&mut flow, sheet);
+    summary(&mut flow, sheet);
     closing(&mut flow, sheet);
     flow.pages.push(std::mem::take(&mut flow.ops));
     let mut pages = flow.pages;
@@ -503,7 +501,7 @@ fn heading(flow: &mut Flow<'_>, sheet: &Sheet, look: Look) {
     let mut row = Row::new(vec![right(RIGHT - 300.0, 300.0, title)], 0.0);
     row.min_height = logo_h;
     flow.place(row);
-    flow.space(18.0);
+    flow.space(12.0);
 }
 
 /// A party's cell: role, name, lines.
@@ -534,7 +532,7 @@ fn parties(flow: &mut Flow<'_>, sheet: &Sheet) {
         let row = Row::new(vec![party_cell(f, d, right_x, half, flow.accent)], 0.0);
         flow.place(row);
     }
-    flow.space(16.0);
+    flow.space(12.0);
 }
 
 /// Number, dates and references, four to a band.
@@ -555,7 +553,7 @@ fn facts(flow: &mut Flow<'_>, sheet: &Sheet) {
         row.fill = Some(tint(flow.accent, 22));
         flow.place(row);
     }
-    flow.space(14.0);
+    flow.space(10.0);
 }
 
 /// The lines' table header, repeated on each page.
@@ -651,7 +649,7 @@ fn lines(flow: &mut Flow<'_>, sheet: &Sheet) {
         }
     }
     flow.header = None;
-    flow.space(12.0);
+    flow.space(10.0);
 }
 
 /// A heading row in the accent colour.
@@ -688,68 +686,67 @@ fn adjustments(flow: &mut Flow<'_>, sheet: &Sheet) {
         let row = amount_row(flow.fonts, &a.label, &a.amount, BODY, false);
         flow.place(row);
     }
-    flow.space(12.0);
+    flow.space(8.0);
 }
 
-/// The VAT breakdown: rate or code, base, VAT, and each exempt group's mention.
-fn vat(flow: &mut Flow<'_>, sheet: &Sheet) {
+/// An empty line of a size, to keep the lines of side-by-side cells level.
+fn blank(f: &Fonts, size: f32) -> Styled {
+    f.styled(String::new(), size, false, INK)
+}
+
+/// Pads each cell with empty lines of `size` to the tallest one's line count.
+fn level(f: &Fonts, cells: &mut [&mut Vec<Styled>], size: f32) {
+    let n = cells.iter().map(|c| c.len()).max().unwrap_or(0);
+    for c in cells.iter_mut() {
+        while c.len() < n {
+            c.push(blank(f, size));
+        }
+    }
+}
+
+/// The VAT breakdown (rate or code, base, VAT, each exempt group's mention) on the
+/// left, the totals on the right, the strong ones emphasised.
+fn summary(flow: &mut Flow<'_>, sheet: &Sheet) {
     let f = flow.fonts;
     let [heading, rate, base, tax] = &sheet.vat_headers;
     section_heading(flow, heading);
-    let columns = [
-        (LEFT + 3.0, 200.0),
-        (LEFT + 260.0, 120.0),
-        (RIGHT - 123.0, 120.0),
-    ];
-    let row_of = |texts: [&String; 3], size: f32, bold: bool, color: Rgb| {
-        let [(x0, w0), (x1, w1), (x2, w2)] = columns;
-        Row::new(
-            vec![
-                cell(x0, w0, f.para(texts[0], w0, size, bold, color)),
-                right(x1, w1, f.value(texts[1], w1, size, bold, color)),
-                right(x2, w2, f.value(texts[2], w2, size, bold, color)),
-            ],
-            3.0,
-        )
-    };
-    flow.place(row_of([rate, base, tax], TINY, false, GREY));
+    let (mut c0, mut c1, mut c2) = (
+        f.para(rate, 110.0, TINY, false, GREY),
+        f.value(base, 78.0, TINY, false, GREY),
+        f.value(tax, 62.0, TINY, false, GREY),
+    );
+    level(f, &mut [&mut c0, &mut c1, &mut c2], TINY);
     for v in &sheet.vat {
-        let mut row = row_of([&v.label, &v.base, &v.vat], BODY, false, INK);
+        c0.extend(f.para(&v.label, 110.0, BODY, false, INK));
+        c1.extend(f.value(&v.base, 78.0, BODY, false, INK));
+        c2.extend(f.value(&v.vat, 62.0, BODY, false, INK));
+        level(f, &mut [&mut c0, &mut c1, &mut c2], BODY);
         if let Some(m) = &v.mention {
-            row.cells[0]
-                .lines
-                .extend(f.para(m, 250.0, SMALL, false, GREY));
+            c0.extend(f.para(m, 250.0, SMALL, false, GREY));
+            level(f, &mut [&mut c0, &mut c1, &mut c2], SMALL);
         }
-        row.rule = Some(RULE);
-        flow.place(row);
     }
-    flow.space(12.0);
-}
-
-/// The totals, right-aligned, the strong ones emphasised.
-fn totals(flow: &mut Flow<'_>, sheet: &Sheet) {
-    let f = flow.fonts;
-    let x = LEFT + WIDTH / 2.0;
-    let w = RIGHT - x;
-    flow.keep(18.0 * 7.0);
+    let (mut labels, mut amounts) = (vec![blank(f, TINY)], vec![blank(f, TINY)]);
     for t in &sheet.totals {
         let size = if t.strong { 10.0 } else { BODY };
         let color = if t.strong { flow.accent } else { INK };
-        let label = f.para(&t.label, w - 130.0, size, t.strong, color);
-        let amount = f.value(&t.amount, 125.0, size, t.strong, color);
-        let mut row = Row::new(
-            vec![
-                cell(x + 6.0, w - 136.0, label),
-                right(RIGHT - 128.0, 125.0, amount),
-            ],
-            3.5,
-        );
-        if t.strong {
-            row.fill = Some(tint(flow.accent, 22));
-        }
-        flow.place(row);
+        labels.extend(f.para(&t.label, 130.0, size, t.strong, color));
+        amounts.extend(f.value(&t.amount, 110.0, size, t.strong, color));
+        level(f, &mut [&mut labels, &mut amounts], size);
     }
-    flow.space(16.0);
+    let row = Row::new(
+        vec![
+            cell(LEFT + 3.0, 110.0, c0),
+            right(LEFT + 115.0, 78.0, c1),
+            right(LEFT + 195.0, 62.0, c2),
+            cell(RIGHT - 250.0, 130.0, labels),
+            right(RIGHT - 113.0, 110.0, amounts),
+        ],
+        3.0,
+    );
+    flow.keep(row.height().min(200.0));
+    flow.place(row);
+    flow.space(10.0);
 }
 
 /// The payment block, the mentions and the legal notice.

@@ -4,7 +4,6 @@
 
 use super::*;
 use crate::context::{Context, ContextError, Journal, Permissions, RelationKind};
-use crate::document::DocumentType;
 use crate::language::Language;
 use crate::numbering::{JournalCategory, Numbering, Window};
 use crate::party::{Address, Party};
@@ -245,6 +244,7 @@ fn write_samples() {
     std::fs::create_dir_all(&dir).unwrap();
     let cases = [
         ("invoice-en", Language::En, "sale_invoice", 8),
+        ("invoice-en-1", Language::En, "sale_invoice", 1),
         ("invoice-nl-60", Language::Nl, "sale_invoice", 60),
         ("credit-fr", Language::Fr, "sale_credit_note", 4),
         ("selfbilling-de", Language::De, "purchase_invoice", 5),
@@ -273,4 +273,301 @@ fn write_samples() {
         });
         std::fs::write(format!("{dir}/{name}.json"), sample.to_string()).unwrap();
     }
+}
+
+/// The texts drawn on each page.
+fn page_texts(sheet: &Sheet) -> Vec<Vec<String>> {
+    layout::lay_out(sheet, layout::Look::default())
+        .unwrap()
+        .into_iter()
+        .map(|ops| {
+            ops.into_iter()
+                .filter_map(|op| match op {
+                    layout::Op::Text { text, .. } => Some(text),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn every_page_is_numbered() {
+    let w = World::new(Language::En);
+    let sheet = w.sheet(&w.create(body("sale_invoice", 120)));
+    let pages = page_texts(&sheet);
+    let n = pages.len();
+    assert!(n > 2);
+    for (i, texts) in pages.iter().enumerate() {
+        let number = format!("{} / {n}", i + 1);
+        assert!(texts.contains(&number), "page {} lacks {number}", i + 1);
+    }
+}
+
+#[test]
+fn the_lines_header_is_repeated_on_each_page_the_lines_run_over() {
+    let w = World::new(Language::Fr);
+    let sheet = w.sheet(&w.create(body("sale_invoice", 120)));
+    let pages = page_texts(&sheet);
+    let last_line = "Item 119".to_owned();
+    let end = pages.iter().position(|t| t.contains(&last_line)).unwrap();
+    for (i, texts) in pages.iter().enumerate().take(end + 1) {
+        for header in &sheet.line_headers {
+            assert!(texts.contains(header), "page {} lacks {header}", i + 1);
+        }
+    }
+}
+
+#[test]
+fn credit_note_carries_the_repayment_mention_in_each_language() {
+    let expected = [
+        (Language::En, "VAT to be repaid to the State to the extent that it was originally deducted"),
+        (Language::Nl, "BTW terug te storten aan de Staat in de mate waarin ze oorspronkelijk in aftrek werd gebracht"),
+        (Language::Fr, "TVA à reverser à l'État dans la mesure où elle a été initialement déduite"),
+        (Language::De, "Die Mehrwertsteuer ist an den Staat zurückzuzahlen, soweit sie ursprünglich abgezogen wurde"),
+    ];
+    for (language, mention) in expected {
+        let w = World::new(language);
+        for t in ["sale_credit_note", "purchase_credit_note"] {
+            let sheet = w.sheet(&w.create(body(t, 2)));
+            assert_eq!(sheet.mentions, vec![mention.to_owned()], "{language} {t}");
+        }
+        let invoice = w.sheet(&w.create(body("sale_invoice", 2)));
+        assert!(invoice.mentions.is_empty());
+    }
+}
+
+#[test]
+fn self_billing_is_titled_as_such_and_the_relation_is_the_supplier_and_payee() {
+    let titles = [
+        (Language::En, "Self-billing"),
+        (Language::Nl, "Autofacturatie"),
+        (Language::Fr, "Autofacturation"),
+        (Language::De, "Gutschrift"),
+    ];
+    for (language, title) in titles {
+        let w = World::new(language);
+        for t in ["purchase_invoice", "purchase_credit_note"] {
+            let sheet = w.sheet(&w.create(body(t, 2)));
+            assert!(
+                sheet.title.starts_with(title),
+                "{language}: {}",
+                sheet.title
+            );
+            assert_eq!(sheet.supplier.name, "Brouwerij De Kaai NV");
+            assert_eq!(sheet.customer.name, "Atelier Lumen");
+            let payment = sheet_text(&sheet);
+            assert!(payment.contains("BE71096123456769"), "the relation's IBAN");
+            assert!(!sheet.payment.iter().any(|(l, _)| l == "BIC"), "IBAN only");
+        }
+        let sale = w.sheet(&w.create(body("sale_invoice", 2)));
+        assert_eq!(sale.supplier.name, "Atelier Lumen");
+        assert!(sale.payment.iter().any(|(_, v)| v == "BE68539007547034"));
+        assert!(sale.payment.iter().any(|(_, v)| v == "GKCCBEBB"));
+    }
+}
+
+#[test]
+fn proforma_is_marked_not_an_invoice() {
+    for (language, notice) in [
+        (Language::En, "Pro forma, not an invoice"),
+        (Language::Nl, "Pro forma, geen factuur"),
+        (Language::Fr, "Pro forma, ceci n'est pas une facture"),
+        (Language::De, "Pro forma, keine Rechnung"),
+    ] {
+        let w = World::new(language);
+        let sheet = w.sheet(&w.create(body("proforma_invoice", 1)));
+        assert_eq!(sheet.notice.as_deref(), Some(notice));
+    }
+}
+
+#[test]
+fn amounts_have_the_json_digits_with_a_decimal_comma_in_nl_fr_de() {
+    for language in Language::ALL {
+        let w = World::new(language);
+        let doc = w.create(body("sale_invoice", 9));
+        let json = doc.to_json();
+        let sheet = w.sheet(&doc);
+        let write = |v: &Value| {
+            let t = v.to_string();
+            if language == Language::En {
+                t
+            } else {
+                t.replace('.', ",")
+            }
+        };
+        let total = sheet.totals.iter().find(|t| t.strong).unwrap();
+        assert_eq!(total.amount, write(&json["total_amount"]));
+        for (row, line) in sheet.lines.iter().zip(json["lines"].as_array().unwrap()) {
+            assert_eq!(row.total, write(&line["total"]));
+            assert_eq!(row.quantity, write(&line["quantity"]));
+            assert_eq!(row.unit_price, write(&line["unit_price"]));
+        }
+        for (row, group) in sheet
+            .vat
+            .iter()
+            .zip(json["vat_breakdown"].as_array().unwrap())
+        {
+            assert_eq!(row.base, write(&group["taxable_amount"]));
+            assert_eq!(row.vat, write(&group["tax_amount"]));
+            assert_eq!(row.mention.as_deref(), group["exemption_reason"].as_str());
+        }
+        assert!(
+            !sheet_text(&sheet).contains('\u{a0}'),
+            "no thousands separator"
+        );
+    }
+}
+
+#[test]
+fn exempt_groups_carry_their_mention_in_the_language() {
+    let w = World::new(Language::Nl);
+    let sheet = w.sheet(&w.create(body("sale_invoice", 4)));
+    let mentions: Vec<_> = sheet.vat.iter().filter_map(|v| v.mention.clone()).collect();
+    assert_eq!(
+        mentions,
+        vec!["Vrijgestelde intracommunautaire levering, art. 39bis W.BTW".to_owned()]
+    );
+}
+
+#[test]
+fn the_footer_carries_legal_form_register_and_branding_text() {
+    let w = World::new(Language::En);
+    let doc = w.create(body("sale_invoice", 1));
+    let sheet = Sheet::of_document(
+        &doc,
+        Parties {
+            company: &w.company,
+            relation: &w.relation,
+            location: None,
+            footer: Some("Thank you"),
+        },
+    );
+    assert_eq!(
+        sheet.footer,
+        vec![
+            "Atelier Lumen · BV · RPR Gent · BE0123456749".to_owned(),
+            "Thank you".to_owned()
+        ]
+    );
+    for texts in page_texts(&sheet) {
+        assert!(texts.iter().any(|t| t.contains("RPR Gent")));
+    }
+}
+
+#[test]
+fn any_unicode_and_huge_input_render_without_panic() {
+    // files.md §2: any Unicode shown (U+FFFD for what the font lacks), long text
+    // wrapped, amounts near 10^15, never a panic
+    let mut w = World::new(Language::De);
+    let long = "Ünïcødé 名前 ✓ \u{7}\u{200B}\u{202E}\t\u{FFFF}\u{10FFFD} مرحبا 😀 ".repeat(400);
+    w.company.party.name = Some(long.clone());
+    w.relation.party.name = Some("x".repeat(10_000));
+    w.company.legal_form = Some(long.clone());
+    let mut b = body("sale_invoice", 3);
+    b["lines"][0]["item_name"] = json!(long.clone());
+    b["lines"][1]["item_description"] = json!("y".repeat(10_000));
+    b["lines"][2]["quantity"] = json!("800000");
+    b["lines"][2]["unit_price"] = json!("999999999");
+    b["legal_notice"] = json!("line\nbreaks\r\nkept ".repeat(500));
+    let doc = w.create(b);
+    let branding = Branding {
+        color: Some([250, 250, 0]),
+        logo: Some(Logo::read(&png(3, 2)).unwrap()),
+        footer: Some(long.chars().take(500).collect()),
+    };
+    let pdf = w.render(&doc, Some(&branding));
+    assert!(pdf.starts_with(b"%PDF-"));
+    assert!(page_count(&pdf) > 1);
+}
+
+/// The CRC-32 of PNG chunks.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0_u32;
+    for b in bytes {
+        crc ^= u32::from(*b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// A grey RGB PNG of `w` × `h` pixels (stored, uncompressed zlib).
+fn png(w: u32, h: u32) -> Vec<u8> {
+    let chunk = |out: &mut Vec<u8>, kind: &[u8], data: &[u8]| {
+        out.extend((data.len() as u32).to_be_bytes());
+        let mut c = kind.to_vec();
+        c.extend(data);
+        out.extend(&c);
+        out.extend(crc32(&c).to_be_bytes());
+    };
+    let mut raw = Vec::new();
+    for _ in 0..h {
+        raw.push(0);
+        raw.extend(std::iter::repeat_n(0x80, (w * 3) as usize));
+    }
+    let (mut a, mut b) = (1_u32, 0_u32);
+    for x in &raw {
+        a = (a + u32::from(*x)) % 65521;
+        b = (b + a) % 65521;
+    }
+    let mut z = vec![0x78, 0x01, 1];
+    let len = raw.len() as u16;
+    z.extend(len.to_le_bytes());
+    z.extend((!len).to_le_bytes());
+    z.extend(&raw);
+    z.extend(((b << 16) | a).to_be_bytes());
+    let mut ihdr = w.to_be_bytes().to_vec();
+    ihdr.extend(h.to_be_bytes());
+    ihdr.extend([8, 2, 0, 0, 0]);
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    chunk(&mut out, b"IHDR", &ihdr);
+    chunk(&mut out, b"IDAT", &z);
+    chunk(&mut out, b"IEND", &[]);
+    out
+}
+
+#[test]
+fn logo_refusals() {
+    // files.md §2: PNG or JPEG, at most 1 MiB and 4096 × 4096 pixels, not CMYK
+    let ok = Logo::read(&png(3, 2)).unwrap();
+    assert_eq!((ok.format, ok.width, ok.height), (ImageFormat::Png, 3, 2));
+    assert!(Logo::read(b"GIF89a....")
+        .unwrap_err()
+        .contains("neither PNG nor JPEG"));
+    let mut big = png(3, 2);
+    big.resize(LOGO_MAX_BYTES + 1, 0);
+    assert!(Logo::read(&big).unwrap_err().contains("1 MiB"));
+    let wide = png(4097, 1);
+    assert!(Logo::read(&wide).unwrap_err().contains("4096"));
+    let mut broken = png(3, 2);
+    broken.truncate(40);
+    assert!(Logo::read(&broken).is_err());
+    // a JPEG frame (SOF0) with four components: CMYK
+    let cmyk = [
+        0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x14, 8, 0, 1, 0, 1, 4, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0,
+        4, 0x11, 0,
+    ];
+    assert!(Logo::read(&cmyk).unwrap_err().contains("CMYK"));
+    assert!(Logo::read(&[0xFF, 0xD8, 0xFF, 0xD9]).is_err());
+}
+
+#[test]
+fn a_branded_page_with_a_logo_is_still_pdf_a() {
+    let w = World::new(Language::Nl);
+    let branding = Branding {
+        color: Some([0x0B, 0x5C, 0x8E]),
+        logo: Some(Logo::read(&png(40, 20)).unwrap()),
+        footer: Some("Bedankt".into()),
+    };
+    let doc = w.create(body("sale_invoice", 2));
+    let a = w.render(&doc, Some(&branding));
+    assert_eq!(a, w.render(&doc, Some(&branding)));
+    assert_ne!(a, w.render(&doc, None));
+    assert!(String::from_utf8_lossy(&a).contains("<pdfaid:part>3</pdfaid:part>"));
 }
