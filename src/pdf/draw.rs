@@ -1,0 +1,165 @@
+//! The laid-out pages written as a PDF/A-3b file by krilla: the fonts embedded and
+//! subset, the metadata stated (no clock: the dates are the document's issue date;
+//! krilla derives its identifiers from the content, so the same pages give the same
+//! bytes).
+
+use super::layout::{Op, Page, Rgb, PAGE_HEIGHT, PAGE_WIDTH};
+use super::sheet::Meta;
+use super::text::{BOLD, REGULAR};
+use super::{ImageFormat, Logo, PdfError};
+use chrono::Datelike;
+use krilla::color::rgb;
+use krilla::configure::{Archival, ConfigurationBuilder};
+use krilla::geom::{PathBuilder, Point, Rect, Size, Transform};
+use krilla::image::Image;
+use krilla::metadata::{DateTime, Metadata};
+use krilla::num::NormalizedF32;
+use krilla::page::PageSettings;
+use krilla::paint::Fill;
+use krilla::surface::Surface;
+use krilla::text::{Font, TextDirection};
+use krilla::{Document, SerializeSettings};
+
+/// The settings of every PDF: PDF/A-3b, compressed.
+fn settings() -> Result<SerializeSettings, PdfError> {
+    let configuration = ConfigurationBuilder::new()
+        .with_archival_validator(Archival::A3_B)
+        .finish()
+        .map_err(|e| PdfError(format!("PDF/A-3b cannot be configured: {e:?}")))?;
+    Ok(SerializeSettings {
+        configuration,
+        ..SerializeSettings::default()
+    })
+}
+
+/// The krilla image of a logo.
+pub(crate) fn image(logo: &Logo) -> Result<Image, String> {
+    let data: Vec<u8> = logo.bytes.to_vec();
+    match logo.format {
+        ImageFormat::Png => Image::from_png(data.into(), false),
+        ImageFormat::Jpeg => Image::from_jpeg(data.into(), false),
+    }
+}
+
+/// The metadata: title, author, language, dates (the issue date), document id.
+fn metadata(meta: &Meta) -> Metadata {
+    let d = meta.date;
+    let year = u16::try_from(d.year()).unwrap_or(2000);
+    let month = u8::try_from(d.month()).unwrap_or(1);
+    let day = u8::try_from(d.day()).unwrap_or(1);
+    let date = DateTime::new(year)
+        .month(month)
+        .day(day)
+        .hour(0)
+        .minute(0)
+        .second(0)
+        .utc_offset_hour(0)
+        .utc_offset_minute(0);
+    let mut m = Metadata::new()
+        .title(meta.title.clone())
+        .language(meta.language.clone())
+        .creator("invoicing-core".to_owned())
+        .producer("invoicing-core (krilla)".to_owned())
+        .creation_date(date)
+        .document_id(meta.id.clone());
+    if !meta.author.is_empty() {
+        m = m.authors(vec![meta.author.clone()]);
+    }
+    m
+}
+
+fn fill(color: Rgb) -> Fill {
+    Fill {
+        paint: rgb::Color::new(color[0], color[1], color[2]).into(),
+        opacity: NormalizedF32::ONE,
+        rule: krilla::paint::FillRule::default(),
+    }
+}
+
+/// Draws one operation.
+fn op(surface: &mut Surface<'_>, op: &Op, fonts: &(Font, Font), logo: Option<&Image>) {
+    match op {
+        Op::Text {
+            x,
+            y,
+            size,
+            bold,
+            color,
+            text,
+        } => {
+            surface.set_fill(Some(fill(*color)));
+            let font = if *bold { &fonts.1 } else { &fonts.0 };
+            surface.draw_text(
+                Point::from_xy(*x, *y),
+                font.clone(),
+                *size,
+                text,
+                false,
+                TextDirection::Auto,
+            );
+        }
+        Op::Rect { x, y, w, h, color } => {
+            let mut pb = PathBuilder::new();
+            if let Some(r) = Rect::from_xywh(*x, *y, *w, *h) {
+                pb.push_rect(r);
+            }
+            if let Some(path) = pb.finish() {
+                surface.set_fill(Some(fill(*color)));
+                surface.draw_path(&path);
+            }
+        }
+        Op::Logo { x, y, w, h } => {
+            if let (Some(image), Some(size)) = (logo, Size::from_wh(*w, *h)) {
+                surface.push_transform(&Transform::from_translate(*x, *y));
+                surface.draw_image(image.clone(), size);
+                surface.pop();
+            }
+        }
+    }
+}
+
+/// Writes the pages as a PDF/A-3b file.
+pub(crate) fn write(pages: &[Page], meta: &Meta, logo: Option<&Logo>) -> Result<Vec<u8>, PdfError> {
+    let font = |data: &'static [u8]| {
+        Font::new(data.into(), 0).ok_or_else(|| PdfError("the embedded font cannot be read".into()))
+    };
+    let fonts = (font(REGULAR)?, font(BOLD)?);
+    let logo = logo.map(image).transpose().map_err(PdfError)?;
+    let page_settings = PageSettings::from_wh(PAGE_WIDTH, PAGE_HEIGHT)
+        .ok_or_else(|| PdfError("the page size is invalid".into()))?;
+    let mut document = Document::new_with(settings()?);
+    document.set_metadata(metadata(meta));
+    for ops in pages {
+        let mut page = document.start_page_with(page_settings.clone());
+        let mut surface = page.surface();
+        for o in ops {
+            op(&mut surface, o, &fonts, logo.as_ref());
+        }
+        surface.finish();
+        page.finish();
+    }
+    document
+        .finish()
+        .map_err(|e| PdfError(format!("{e:?}").chars().take(500).collect()))
+}
+
+/// Whether krilla can write a PDF/A-3b page holding the logo (decodes it).
+pub(crate) fn logo_renders(logo: &Logo) -> Result<(), String> {
+    let image = image(logo)?;
+    let mut document = Document::new_with(settings().map_err(|e| e.0)?);
+    let date = DateTime::new(2000).month(1).day(1);
+    document.set_metadata(Metadata::new().title("logo".to_owned()).creation_date(date));
+    let mut page = document.start_page_with(PageSettings::from_wh(100.0, 100.0).ok_or("page")?);
+    let mut surface = page.surface();
+    if let Some(size) = Size::from_wh(10.0, 10.0) {
+        surface.draw_image(image, size);
+    }
+    surface.finish();
+    page.finish();
+    document.finish().map(|_| ()).map_err(|e| {
+        format!("the logo cannot be embedded: {e:?}")
+            .chars()
+            .take(200)
+            .collect()
+    })
+}
