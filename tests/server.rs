@@ -8,6 +8,7 @@
 //! runs against a release build: `cargo build --release --example server`, then
 //! `SERVER_BIN=target/release/examples/server cargo test --test server -- --ignored --nocapture`).
 
+use invoicing_core::attachment::{decode_base64, encode_base64, sha256_hex};
 use invoicing_core::simulator;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -84,7 +85,8 @@ impl Server {
     }
 
     fn request(&self, method: &str, path: &str, auth: Option<&str>, body: &[u8]) -> (u16, Vec<u8>) {
-        http(&self.addr, method, path, auth, body)
+        let (status, _, bytes) = http_with(&self.addr, method, path, auth, None, body);
+        (status, bytes)
     }
 
     fn json(&self, method: &str, path: &str, auth: Option<&str>, body: &[u8]) -> (u16, Value) {
@@ -104,6 +106,20 @@ impl Server {
 
 /// A tiny HTTP/1.1 client: one request per connection, bounded by timeouts.
 fn http(addr: &str, method: &str, path: &str, auth: Option<&str>, body: &[u8]) -> (u16, Vec<u8>) {
+    let (status, _, bytes) = http_with(addr, method, path, auth, None, body);
+    (status, bytes)
+}
+
+/// [`http`] with a content type (JSON when `None` and the body is not empty); answers
+/// the status, the response's head and its body.
+fn http_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    auth: Option<&str>,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> (u16, String, Vec<u8>) {
     let mut stream = TcpStream::connect(addr).expect("connect");
     stream.set_read_timeout(Some(Duration::from_secs(30))).ok();
     stream.set_write_timeout(Some(Duration::from_secs(30))).ok();
@@ -111,8 +127,10 @@ fn http(addr: &str, method: &str, path: &str, auth: Option<&str>, body: &[u8]) -
         "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-length: {}\r\n",
         body.len()
     );
-    if !body.is_empty() {
-        head.push_str("content-type: application/json\r\n");
+    match content_type {
+        Some(ct) => head.push_str(&format!("content-type: {ct}\r\n")),
+        None if !body.is_empty() => head.push_str("content-type: application/json\r\n"),
+        None => {}
     }
     if let Some(a) = auth {
         head.push_str("authorization: ");
@@ -141,7 +159,35 @@ fn http(addr: &str, method: &str, path: &str, auth: Option<&str>, body: &[u8]) -
     {
         body = dechunk(&body);
     }
-    (status, body)
+    (status, head, body)
+}
+
+/// A scenario's `multipart` parts as a `multipart/form-data` body and its content type
+/// (a part's missing name, filename or type is left out of its headers).
+fn multipart_body(parts: &[Value]) -> (String, Vec<u8>) {
+    let boundary = "----invoicing-core-test-boundary-7MA4YWxkTrZu0gW";
+    let mut body = Vec::new();
+    for p in parts {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data").as_bytes(),
+        );
+        if let Some(name) = p["name"].as_str() {
+            body.extend_from_slice(format!("; name=\"{name}\"").as_bytes());
+        }
+        if let Some(filename) = p["filename"].as_str() {
+            body.extend_from_slice(format!("; filename=\"{filename}\"").as_bytes());
+        }
+        body.extend_from_slice(b"\r\n");
+        if let Some(ct) = p["content_type"].as_str() {
+            body.extend_from_slice(format!("Content-Type: {ct}\r\n").as_bytes());
+        }
+        body.extend_from_slice(b"\r\n");
+        let bytes = decode_base64(p["base64"].as_str().unwrap_or_default()).expect("base64");
+        body.extend_from_slice(&bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
 }
 
 fn dechunk(mut data: &[u8]) -> Vec<u8> {
@@ -196,6 +242,56 @@ fn play(server: &Server, scenario: &Value) -> Vec<(u16, Value)> {
             _ => None,
         };
         let answer = match method.as_str() {
+            _ if r.get("multipart").is_some() => {
+                let parts = r["multipart"].as_array().cloned().unwrap_or_default();
+                let (ct, body) = multipart_body(&parts);
+                let (status, _, bytes) = http_with(
+                    &server.addr,
+                    &method,
+                    path,
+                    auth.as_deref(),
+                    Some(&ct),
+                    &body,
+                );
+                (
+                    status,
+                    serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+                )
+            }
+            "GET" if path.ends_with("/pdf") => {
+                // files.md §2: the server answers the file itself; read back as the
+                // simulator's answer
+                let (status, head, bytes) =
+                    http_with(&server.addr, "GET", path, auth.as_deref(), None, b"");
+                if status == 200 {
+                    let lower = head.to_ascii_lowercase();
+                    assert!(lower.contains("content-type: application/pdf"), "{head}");
+                    assert!(
+                        lower.contains("content-disposition: attachment; filename="),
+                        "{head}"
+                    );
+                    let name = path
+                        .trim_start_matches("/documents/")
+                        .trim_end_matches("/pdf");
+                    let sim_name = head
+                        .split("filename=\"")
+                        .nth(1)
+                        .and_then(|t| t.split('"').next())
+                        .unwrap_or(name)
+                        .to_owned();
+                    (
+                        status,
+                        json!({"filename": sim_name, "content_type": "application/pdf",
+                               "size": bytes.len(), "sha256": sha256_hex(&bytes),
+                               "base64": encode_base64(&bytes)}),
+                    )
+                } else {
+                    (
+                        status,
+                        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+                    )
+                }
+            }
             "TICK" => server.json("POST", "/_simulator/tick", None, b""),
             "SET" => {
                 let id = path.trim_start_matches("/documents/");

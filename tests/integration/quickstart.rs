@@ -13,7 +13,7 @@
 //! 2026-11-21: 2026-12-01 + 30 days = 2026-12-31.
 
 use crate::expect::check_expectations;
-use crate::support::j;
+use crate::support::{j, redact_files};
 use invoicing_core::simulator::run;
 
 #[test]
@@ -55,7 +55,7 @@ fn quickstart_amounts_match_the_hand_computation() {
 fn quickstart_response_snapshot() {
     let result = run(include_str!("../../examples/scenarios/quickstart.json").as_bytes());
     let pretty = serde_json::to_string_pretty(&result).unwrap_or_default();
-    insta::assert_snapshot!("quickstart_response", pretty);
+    insta::assert_snapshot!("quickstart_response", redact_files(&pretty));
 }
 
 /// The lifecycle scenario's answers, pinned: create, PATCH, send, TICK, the edit lock,
@@ -64,5 +64,5 @@ fn quickstart_response_snapshot() {
 fn lifecycle_response_snapshot() {
     let result = run(include_str!("../../examples/scenarios/lifecycle.json").as_bytes());
     let pretty = serde_json::to_string_pretty(&result).unwrap_or_default();
-    insta::assert_snapshot!("lifecycle_response", pretty);
+    insta::assert_snapshot!("lifecycle_response", redact_files(&pretty));
 }

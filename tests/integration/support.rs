@@ -153,3 +153,32 @@ pub fn assert_error(answer: &(u16, Value), status: u16, code: &str, loc: &Value)
         answer.1
     );
 }
+
+/// The text with the base64 content of every `cbc:EmbeddedDocumentBinaryObject`
+/// replaced by its size and SHA-256 (`[38622 bytes, sha256 …]`): a snapshot pins each
+/// embedded file byte for byte without holding it.
+pub fn redact_files(text: &str) -> String {
+    const OPEN: &str = "<cbc:EmbeddedDocumentBinaryObject";
+    const CLOSE: &str = "</cbc:EmbeddedDocumentBinaryObject>";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(OPEN) {
+        let Some(gt) = rest[start..].find('>').map(|i| start + i + 1) else {
+            break;
+        };
+        let Some(end) = rest[gt..].find(CLOSE).map(|i| gt + i) else {
+            break;
+        };
+        let bytes = invoicing_core::attachment::decode_base64(&rest[gt..end])
+            .unwrap_or_else(|| panic!("embedded content is not base64"));
+        out.push_str(&rest[..gt]);
+        out.push_str(&format!(
+            "[{} bytes, sha256 {}]",
+            bytes.len(),
+            invoicing_core::attachment::sha256_hex(&bytes)
+        ));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
