@@ -121,12 +121,12 @@ fn persist(db: &mut Connection, sim: &Simulator, ids: &[String]) -> rusqlite::Re
                 put.execute(params![id, doc.store()])?;
             }
             // Attachments are only ever added: a position once written keeps its bytes.
-            let (files, kept_pdf) = sim.files_of(id);
-            for (position, bytes) in files.iter().enumerate() {
+            let files = sim.files_of(id);
+            for (position, bytes) in files.attachments.iter().enumerate() {
                 let position = i64::try_from(position).unwrap_or(i64::MAX);
                 attachment.execute(params![id, position, bytes.as_ref()])?;
             }
-            match kept_pdf {
+            match files.pdf {
                 Some(bytes) => pdf.execute(params![id, bytes.as_ref()])?,
                 None => no_pdf.execute(params![id])?,
             };
@@ -200,7 +200,13 @@ fn restore_files(db: &Connection, sim: &mut Simulator, ids: &[String]) -> rusqli
             .query_row(params![id], |r| r.get::<_, Vec<u8>>(0))
             .optional()?
             .map(Arc::from);
-        sim.restore_files(id, attachments, kept);
+        sim.restore_files(
+            id,
+            invoicing_core::simulator::DocumentFiles {
+                attachments,
+                pdf: kept,
+            },
+        );
     }
     Ok(())
 }

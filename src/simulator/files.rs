@@ -21,6 +21,15 @@ use serde_json::json;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// The bytes of a document's files, as a server stores them beside the document.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DocumentFiles {
+    /// Its attachments' bytes, in the order attached.
+    pub attachments: Vec<Arc<[u8]>>,
+    /// Its PDF, when one is rendered (or came with it).
+    pub pdf: Option<Arc<[u8]>>,
+}
+
 /// The files the world keeps.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Files {
@@ -137,17 +146,18 @@ impl Simulator {
     /// and its PDF when one is rendered (or came with it). A server stores them
     /// beside the document ([`Simulator::take_written`] names a document whose PDF
     /// was just rendered) and hands them back with [`Simulator::restore_files`].
-    pub fn files_of(&self, id: &str) -> (Vec<Arc<[u8]>>, Option<Arc<[u8]>>) {
-        (
-            self.files.attachments_of(id).to_vec(),
-            self.files.pdfs.get(id).cloned(),
-        )
+    pub fn files_of(&self, id: &str) -> DocumentFiles {
+        DocumentFiles {
+            attachments: self.files.attachments_of(id).to_vec(),
+            pdf: self.files.pdfs.get(id).cloned(),
+        }
     }
 
     /// Hands back the files of a restored document (see [`Simulator::files_of`]):
     /// after [`Simulator::restore`], so that its UBL embeds them and its PDF is the
     /// one kept.
-    pub fn restore_files(&mut self, id: &str, attachments: Vec<Arc<[u8]>>, pdf: Option<Arc<[u8]>>) {
+    pub fn restore_files(&mut self, id: &str, files: DocumentFiles) {
+        let DocumentFiles { attachments, pdf } = files;
         if attachments.is_empty() {
             self.files.attachments.remove(id);
         } else {

@@ -38,6 +38,7 @@ mod async_world;
 mod auth;
 mod endpoints;
 mod files;
+pub use files::DocumentFiles;
 mod inbox;
 mod raw;
 mod records;
