@@ -209,6 +209,28 @@ pub struct ReceivedParty {
     pub legal_id: Option<String>,
     /// Its `schemeID`.
     pub legal_id_scheme: Option<String>,
+    /// `cac:PostalAddress` as stated (what a rendered PDF shows; absent from the
+    /// stored form when the document states none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<ReceivedAddress>,
+}
+
+/// A party's postal address as stated: the first of each element.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReceivedAddress {
+    /// `cbc:StreetName`.
+    pub street: Option<String>,
+    /// `cbc:AdditionalStreetName`.
+    pub street2: Option<String>,
+    /// `cbc:CityName`.
+    pub city: Option<String>,
+    /// `cbc:PostalZone`.
+    pub postal_code: Option<String>,
+    /// `cbc:CountrySubentity`.
+    pub province: Option<String>,
+    /// `cac:Country/cbc:IdentificationCode`.
+    pub country_code: Option<String>,
 }
 
 /// An allowance or charge as stated (document or line level).
@@ -580,7 +602,17 @@ fn allowance_of(ac: Ac) -> ReceivedAllowanceCharge {
 }
 
 fn party_of(p: PartyFacts) -> ReceivedParty {
+    let [street, street2, city, postal_code, province, country_code] = p.address;
+    let address = ReceivedAddress {
+        street,
+        street2,
+        city,
+        postal_code,
+        province,
+        country_code,
+    };
     ReceivedParty {
+        address: (address != ReceivedAddress::default()).then_some(address),
         name: p.trading_name.or(p.registration_name),
         endpoint_scheme: p.endpoint_scheme,
         endpoint_id: p.endpoint_id,

@@ -149,6 +149,9 @@ pub(crate) struct PartyFacts {
     pub(crate) legal_id: Option<String>,
     pub(crate) legal_id_scheme: Option<String>,
     pub(crate) vat_number: Option<String>,
+    /// `cac:PostalAddress`: street, additional street, city, postal zone, country
+    /// subentity, country code (the first of each).
+    pub(crate) address: [Option<String>; 6],
     /// The `cbc:CompanyID` of the `cac:PartyTaxScheme` being read, and its scheme.
     pending_tax_id: Option<String>,
     pending_scheme: Option<String>,
@@ -216,6 +219,12 @@ pub(super) enum N {
     Other,
     Root,
     // cbc
+    StreetName,
+    AdditionalStreetName,
+    CityName,
+    PostalZone,
+    CountrySubentity,
+    IdentificationCode,
     Id,
     IssueDate,
     DueDate,
@@ -257,6 +266,8 @@ pub(super) enum N {
     BaseQuantity,
     Value,
     // cac
+    PostalAddress,
+    Country,
     SupplierParty,
     CustomerParty,
     Party,
@@ -286,6 +297,12 @@ pub(super) enum N {
 pub(super) fn cbc_name(local: &[u8]) -> N {
     match local {
         b"ID" => N::Id,
+        b"StreetName" => N::StreetName,
+        b"AdditionalStreetName" => N::AdditionalStreetName,
+        b"CityName" => N::CityName,
+        b"PostalZone" => N::PostalZone,
+        b"CountrySubentity" => N::CountrySubentity,
+        b"IdentificationCode" => N::IdentificationCode,
         b"IssueDate" => N::IssueDate,
         b"DueDate" => N::DueDate,
         b"InvoiceTypeCode" | b"CreditNoteTypeCode" => N::TypeCode,
@@ -331,6 +348,8 @@ pub(super) fn cbc_name(local: &[u8]) -> N {
 
 pub(super) fn cac_name(local: &[u8]) -> N {
     match local {
+        b"PostalAddress" => N::PostalAddress,
+        b"Country" => N::Country,
         b"AccountingSupplierParty" => N::SupplierParty,
         b"AccountingCustomerParty" => N::CustomerParty,
         b"Party" => N::Party,
@@ -580,6 +599,20 @@ impl Builder {
                 p.endpoint_scheme = attr.and_then(text_field);
             }
             [N::PartyName, N::Name] => first(&mut p.trading_name, text),
+            [N::PostalAddress, rest @ ..] => {
+                let slot = match rest {
+                    [N::StreetName] => 0,
+                    [N::AdditionalStreetName] => 1,
+                    [N::CityName] => 2,
+                    [N::PostalZone] => 3,
+                    [N::CountrySubentity] => 4,
+                    [N::Country, N::IdentificationCode] => 5,
+                    _ => return,
+                };
+                if let Some(field) = p.address.get_mut(slot) {
+                    first(field, text);
+                }
+            }
             [N::PartyLegalEntity, N::RegistrationName] => first(&mut p.registration_name, text),
             [N::PartyLegalEntity, N::CompanyId] if p.legal_id.is_none() => {
                 p.legal_id = text_field(text);
@@ -1189,6 +1222,8 @@ pub(super) fn is_text_element(n: N) -> bool {
         n,
         N::Other
             | N::Root
+            | N::PostalAddress
+            | N::Country
             | N::SupplierParty
             | N::CustomerParty
             | N::Party
