@@ -85,18 +85,24 @@ fn only(err: &invoicing_core::error::ApiError, code: ErrorCode, loc: serde_json:
 
 fuzz_target!(|data: &[u8]| {
     let (header, body) = match data.iter().position(|&b| b == b'\n') {
-        Some(i) => (Some(String::from_utf8_lossy(&data[..i]).into_owned()), &data[i + 1..]),
+        Some(i) => (
+            Some(String::from_utf8_lossy(&data[..i]).into_owned()),
+            &data[i + 1..],
+        ),
         None => (None, data),
     };
     let parsed = multipart::parse(header.as_deref(), body);
-    assert_eq!(parsed, multipart::parse(header.as_deref(), body), "not deterministic");
+    assert_eq!(
+        parsed,
+        multipart::parse(header.as_deref(), body),
+        "not deterministic"
+    );
     if let Ok(parts) = &parsed {
         let range = body.as_ptr_range();
         for p in parts {
             assert!(p.name.as_deref().is_some_and(|n| !n.is_empty()), "{p:?}");
             let inside = p.bytes.is_empty()
-                || (range.contains(&p.bytes.as_ptr())
-                    && p.bytes.as_ptr_range().end <= range.end);
+                || (range.contains(&p.bytes.as_ptr()) && p.bytes.as_ptr_range().end <= range.end);
             assert!(inside, "a part's bytes are not the body's");
         }
     }
@@ -121,7 +127,10 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(files::filename_problem(&a.filename), None, "{a:?}");
             assert_eq!(a.size, up.bytes.len() as u64);
             assert_eq!(a.sha256.len(), 64);
-            assert!(a.sha256.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')));
+            assert!(a
+                .sha256
+                .bytes()
+                .all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')));
             assert_eq!(a.sha256, files::sha256_hex(up.bytes));
             assert_eq!(files::check_bytes(a, up.bytes), Ok(()));
             assert!(files::content_matches(a.mimetype, up.bytes));
@@ -133,7 +142,10 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(first.bytes, up.bytes);
             let ct = first.content_type.as_deref().expect("a content type");
             assert_eq!(MediaType::parse(ct), Some(a.mimetype));
-            assert_eq!(first.filename.as_deref().map(str::trim), Some(a.filename.as_str()));
+            assert_eq!(
+                first.filename.as_deref().map(str::trim),
+                Some(a.filename.as_str())
+            );
             let after = up.attached_to(doc);
             assert_eq!(after.attachments.len(), doc.attachments.len() + 1);
         }
