@@ -21,3 +21,10 @@ pub use upload::{
     accept, accept_body, check_bytes, content_matches, filename_problem, sha256_hex, BytesMismatch,
     Upload, FILE_PART, MAX_FILENAME_CHARS, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES,
 };
+
+#[cfg(test)]
+mod tests_multipart;
+#[cfg(test)]
+mod tests_prop;
+#[cfg(test)]
+mod tests_upload;
