@@ -77,13 +77,6 @@ pub struct Attachment {
     pub sha256: String,
 }
 
-impl Attachment {
-    /// Whether bytes handed back are this attachment's: the same size and SHA-256.
-    pub fn matches(&self, bytes: &[u8]) -> bool {
-        u64::try_from(bytes.len()).is_ok_and(|n| n == self.size) && sha256_hex(bytes) == self.sha256
-    }
-}
-
 /// The filename of a document's own PDF: `NUMBER.pdf`, or `ID.pdf` for a document
 /// without a number (files.md §2, §3). Sanitised: a number prefix may hold `/`, so
 /// `/`, `\`, `:`, `*`, `?`, `"`, `<`, `>`, `|` and every control or format character
@@ -102,7 +95,7 @@ pub fn own_pdf_filename(number: &str, id: &str) -> String {
         .map(|c| {
             if matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|')
                 || c.is_control()
-                || is_format(c)
+                || crate::unicode::is_format(c)
             {
                 '_'
             } else {
@@ -112,17 +105,6 @@ pub fn own_pdf_filename(number: &str, id: &str) -> String {
         .collect();
     name.push_str(".pdf");
     name
-}
-
-/// Whether a character is of Unicode's format category (Cf) or a bidi control: the
-/// ones a filename may not hold.
-pub fn is_format(c: char) -> bool {
-    matches!(c,
-        '\u{AD}' | '\u{600}'..='\u{605}' | '\u{61C}' | '\u{6DD}' | '\u{70F}' | '\u{890}'..='\u{891}'
-        | '\u{8E2}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}'
-        | '\u{110BD}' | '\u{110CD}' | '\u{13430}'..='\u{1343F}' | '\u{1BCA0}'..='\u{1BCA3}'
-        | '\u{1D173}'..='\u{1D17A}' | '\u{E0001}' | '\u{E0020}'..='\u{E007F}')
 }
 
 /// Base64 (RFC 4648, standard alphabet; padding may be left out) with ASCII white

@@ -131,7 +131,7 @@ fuzz_target!(|data: &[u8]| {
                 .sha256
                 .bytes()
                 .all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')));
-            assert_eq!(a.sha256, files::sha256_hex(up.bytes));
+            assert_eq!(a.sha256, invoicing_core::attachment::sha256_hex(up.bytes));
             assert_eq!(files::check_bytes(a, up.bytes), Ok(()));
             assert!(files::content_matches(a.mimetype, up.bytes));
             let parts = parsed.as_ref().expect("accepted from parts");

@@ -18,8 +18,8 @@ mod upload;
 
 pub use multipart::{MultipartError, Part};
 pub use upload::{
-    accept, accept_body, check_bytes, content_matches, filename_problem, sha256_hex, BytesMismatch,
-    Upload, FILE_PART, MAX_FILENAME_CHARS, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES,
+    accept, accept_body, check_bytes, content_matches, filename_problem, BytesMismatch, Upload,
+    FILE_PART, MAX_FILENAME_CHARS, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES,
 };
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use super::multipart::{self, MultipartError, Part};
 use super::*;
-use crate::attachment::{Attachment, MediaType};
+use crate::attachment::{sha256_hex, Attachment, MediaType};
 use crate::context::Permissions;
 use crate::document::{AccountingStatus, Document, PeppolStatus};
 use crate::error::ApiError;

@@ -32,12 +32,11 @@
 //!   filename, the type, then the bytes (not part of the contract).
 
 use super::multipart::{MultipartError, Part};
+use crate::attachment::sha256_hex;
 use crate::attachment::{Attachment, MediaType};
 use crate::document::{AccountingStatus, Document};
 use crate::error::{ApiError, ErrorCode, Loc, ValidationError};
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
-use std::fmt::Write as _;
 
 /// The largest file: 10 MiB.
 pub const MAX_FILE_BYTES: u64 = 10_485_760;
@@ -252,39 +251,7 @@ pub fn filename_problem(sent: &str) -> Option<&'static str> {
 /// A control (Cc) or format (Cf) character, a bidi control, or a character XML 1.0
 /// does not allow.
 fn forbidden_char(c: char) -> bool {
-    c.is_control() || is_format(c) || matches!(c, '\u{FFFE}' | '\u{FFFF}')
-}
-
-/// Unicode general category Cf (format), Unicode 15.1. It holds every bidi control
-/// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069).
-const FORMAT: [(u32, u32); 21] = [
-    (0x00AD, 0x00AD),
-    (0x0600, 0x0605),
-    (0x061C, 0x061C),
-    (0x06DD, 0x06DD),
-    (0x070F, 0x070F),
-    (0x0890, 0x0891),
-    (0x08E2, 0x08E2),
-    (0x180E, 0x180E),
-    (0x200B, 0x200F),
-    (0x202A, 0x202E),
-    (0x2060, 0x2064),
-    (0x2066, 0x206F),
-    (0xFEFF, 0xFEFF),
-    (0xFFF9, 0xFFFB),
-    (0x110BD, 0x110BD),
-    (0x110CD, 0x110CD),
-    (0x13430, 0x1343F),
-    (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A),
-    (0xE0001, 0xE0001),
-    (0xE0020, 0xE007F),
-];
-
-/// Whether `c` is of general category Cf.
-fn is_format(c: char) -> bool {
-    let c = u32::from(c);
-    FORMAT.iter().any(|&(lo, hi)| (lo..=hi).contains(&c))
+    c.is_control() || crate::unicode::is_format(c) || matches!(c, '\u{FFFE}' | '\u{FFFF}')
 }
 
 /// The media type, or `missing` / `attachment_type_not_allowed` at
@@ -417,16 +384,6 @@ fn content_description(mimetype: MediaType) -> &'static str {
 /// The length of bytes as a `u64`.
 fn byte_len(bytes: &[u8]) -> u64 {
     u64::try_from(bytes.len()).unwrap_or(u64::MAX)
-}
-
-/// The SHA-256 of bytes, 64 lower-case hex digits.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut hex = String::with_capacity(64);
-    for b in digest {
-        let _ = write!(hex, "{b:02x}");
-    }
-    hex
 }
 
 /// Bytes handed back for an attachment that are not the ones stored (files.md §1):

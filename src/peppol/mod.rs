@@ -176,9 +176,17 @@ pub struct UblFiles<'a> {
 #[derive(Debug, thiserror::Error)]
 pub enum UblError {
     /// The bytes handed back for an attachment are not the ones attached: another
-    /// size or SHA-256, or no bytes at all (a server answers 500 `internal_error`).
-    #[error("the bytes of attachment {index} ({filename:?}) are not the ones attached")]
+    /// size or SHA-256 (a server answers 500 `internal_error`).
+    #[error("attachment {index}: {source}")]
     AttachmentBytes {
+        /// The attachment's place in the document's list.
+        index: usize,
+        /// How they differ.
+        source: crate::files::BytesMismatch,
+    },
+    /// No bytes were handed back for an attachment.
+    #[error("attachment {index} ({filename:?}): no bytes handed back")]
+    AttachmentMissing {
         /// The attachment's place in the document's list.
         index: usize,
         /// Its filename.
@@ -225,12 +233,14 @@ pub fn write_ubl<W: std::io::Write + ?Sized>(
         return Ok(false);
     };
     for (index, a) in doc.attachments.iter().enumerate() {
-        if !files.attachments.get(index).is_some_and(|b| a.matches(b)) {
-            return Err(UblError::AttachmentBytes {
+        let Some(bytes) = files.attachments.get(index) else {
+            return Err(UblError::AttachmentMissing {
                 index,
                 filename: a.filename.clone(),
             });
-        }
+        };
+        crate::files::check_bytes(a, bytes)
+            .map_err(|source| UblError::AttachmentBytes { index, source })?;
     }
     let own = embedded_pdf_name(doc, company, files.pdf.is_some());
     let mut references = Vec::with_capacity(doc.attachments.len() + 1);
