@@ -730,17 +730,17 @@ fn summary(flow: &mut Flow<'_>, sheet: &Sheet) {
     for t in &sheet.totals {
         let size = if t.strong { 10.0 } else { BODY };
         let color = if t.strong { flow.accent } else { INK };
-        labels.extend(f.para(&t.label, 130.0, size, t.strong, color));
-        amounts.extend(f.value(&t.amount, 110.0, size, t.strong, color));
+        labels.extend(f.para(&t.label, 110.0, size, t.strong, color));
+        amounts.extend(f.value(&t.amount, 100.0, size, t.strong, color));
         level(f, &mut [&mut labels, &mut amounts], size);
     }
     let row = Row::new(
         vec![
             cell(LEFT + 3.0, 110.0, c0),
-            right(LEFT + 115.0, 78.0, c1),
-            right(LEFT + 195.0, 62.0, c2),
-            cell(RIGHT - 250.0, 130.0, labels),
-            right(RIGHT - 113.0, 110.0, amounts),
+            right(LEFT + 105.0, 78.0, c1),
+            right(LEFT + 180.0, 62.0, c2),
+            cell(RIGHT - 215.0, 110.0, labels),
+            right(RIGHT - 103.0, 100.0, amounts),
         ],
         3.0,
     );

@@ -498,6 +498,7 @@ fn crc32(bytes: &[u8]) -> u32 {
 }
 
 /// A grey RGB PNG of `w` × `h` pixels (stored, uncompressed zlib).
+#[allow(clippy::many_single_char_names, clippy::cast_possible_truncation)] // PNG's names; small test images
 fn png(w: u32, h: u32) -> Vec<u8> {
     let chunk = |out: &mut Vec<u8>, kind: &[u8], data: &[u8]| {
         out.extend((data.len() as u32).to_be_bytes());
