@@ -259,7 +259,9 @@ fn write_samples() {
             logo: None,
             footer: Some("Atelier Lumen · Veldstraat 1, 9000 Gent · www.lumen.example".into()),
         };
+        let start = std::time::Instant::now();
         let pdf = w.render(&doc, Some(&branding));
+        eprintln!("{name}: {} bytes in {:?}", pdf.len(), start.elapsed());
         std::fs::write(format!("{dir}/{name}.pdf"), &pdf).unwrap();
         let record = |p: &Party| {
             json!({"name": p.name, "vat_number": p.vat_number,
