@@ -38,11 +38,11 @@ const WHITE: Rgb = [0xFF, 0xFF, 0xFF];
 const PLAIN: Rgb = [0x3A, 0x3A, 0x3A];
 /// The lines' table: description, quantity, unit, unit price, VAT, total.
 const LINE_COLUMNS: [(f32, f32); 6] = [
-    (LEFT, 215.0),
-    (LEFT + 215.0, 55.0),
-    (LEFT + 270.0, 40.0),
-    (LEFT + 310.0, 65.0),
-    (LEFT + 375.0, 55.0),
+    (LEFT, 200.0),
+    (LEFT + 200.0, 55.0),
+    (LEFT + 255.0, 40.0),
+    (LEFT + 295.0, 65.0),
+    (LEFT + 360.0, 70.0),
     (LEFT + 430.0, WIDTH - 430.0),
 ];
 const CELL_GAP: f32 = 4.0;
@@ -637,10 +637,9 @@ fn lines(flow: &mut Flow<'_>, sheet: &Sheet) {
     flow.header = Some(header);
     for line in &sheet.lines {
         if let Some(section) = &line.section {
-            let (x, w) = LINE_COLUMNS[0];
             let lines = f.para(section, WIDTH - 6.0, BODY, true, flow.accent);
             flow.keep(40.0);
-            flow.place(Row::new(vec![cell(x + 3.0, w + 290.0, lines)], 4.0));
+            flow.place(Row::new(vec![cell(LEFT + 3.0, WIDTH - 6.0, lines)], 4.0));
         }
         flow.place(line_row(f, line));
         let n = line.adjustments.len();
@@ -730,17 +729,17 @@ fn summary(flow: &mut Flow<'_>, sheet: &Sheet) {
     for t in &sheet.totals {
         let size = if t.strong { 10.0 } else { BODY };
         let color = if t.strong { flow.accent } else { INK };
-        labels.extend(f.para(&t.label, 130.0, size, t.strong, color));
-        amounts.extend(f.value(&t.amount, 110.0, size, t.strong, color));
+        labels.extend(f.para(&t.label, 110.0, size, t.strong, color));
+        amounts.extend(f.value(&t.amount, 100.0, size, t.strong, color));
         level(f, &mut [&mut labels, &mut amounts], size);
     }
     let row = Row::new(
         vec![
             cell(LEFT + 3.0, 110.0, c0),
-            right(LEFT + 115.0, 78.0, c1),
-            right(LEFT + 195.0, 62.0, c2),
-            cell(RIGHT - 250.0, 130.0, labels),
-            right(RIGHT - 113.0, 110.0, amounts),
+            right(LEFT + 105.0, 78.0, c1),
+            right(LEFT + 180.0, 62.0, c2),
+            cell(RIGHT - 215.0, 110.0, labels),
+            right(RIGHT - 103.0, 100.0, amounts),
         ],
         3.0,
     );

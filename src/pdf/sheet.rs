@@ -371,7 +371,7 @@ fn adjustment_label(ac: &AllowanceCharge, labels: &Labels, n: Numbers) -> String
         None => kind.to_owned(),
     };
     if let AllowanceValue::Rate(r) = ac.value {
-        label.push_str(&format!(" ({} %)", n.echo(r)));
+        label = format!("{label} ({} %)", n.echo(r));
     }
     label
 }

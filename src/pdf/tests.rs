@@ -259,7 +259,9 @@ fn write_samples() {
             logo: None,
             footer: Some("Atelier Lumen · Veldstraat 1, 9000 Gent · www.lumen.example".into()),
         };
+        let start = std::time::Instant::now();
         let pdf = w.render(&doc, Some(&branding));
+        eprintln!("{name}: {} bytes in {:?}", pdf.len(), start.elapsed());
         std::fs::write(format!("{dir}/{name}.pdf"), &pdf).unwrap();
         let record = |p: &Party| {
             json!({"name": p.name, "vat_number": p.vat_number,
@@ -498,6 +500,7 @@ fn crc32(bytes: &[u8]) -> u32 {
 }
 
 /// A grey RGB PNG of `w` × `h` pixels (stored, uncompressed zlib).
+#[allow(clippy::many_single_char_names, clippy::cast_possible_truncation)] // PNG's names; small test images
 fn png(w: u32, h: u32) -> Vec<u8> {
     let chunk = |out: &mut Vec<u8>, kind: &[u8], data: &[u8]| {
         out.extend((data.len() as u32).to_be_bytes());
