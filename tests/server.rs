@@ -128,7 +128,11 @@ fn http_with(
         body.len()
     );
     match content_type {
-        Some(ct) => head.push_str(&format!("content-type: {ct}\r\n")),
+        Some(ct) => {
+            head.push_str("content-type: ");
+            head.push_str(ct);
+            head.push_str("\r\n");
+        }
         None if !body.is_empty() => head.push_str("content-type: application/json\r\n"),
         None => {}
     }

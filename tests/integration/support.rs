@@ -158,6 +158,7 @@ pub fn assert_error(answer: &(u16, Value), status: u16, code: &str, loc: &Value)
 /// replaced by its size and SHA-256 (`[38622 bytes, sha256 …]`): a snapshot pins each
 /// embedded file byte for byte without holding it.
 pub fn redact_files(text: &str) -> String {
+    use std::fmt::Write as _;
     const OPEN: &str = "<cbc:EmbeddedDocumentBinaryObject";
     const CLOSE: &str = "</cbc:EmbeddedDocumentBinaryObject>";
     let mut out = String::with_capacity(text.len());
@@ -172,11 +173,12 @@ pub fn redact_files(text: &str) -> String {
         let bytes = invoicing_core::attachment::decode_base64(&rest[gt..end])
             .unwrap_or_else(|| panic!("embedded content is not base64"));
         out.push_str(&rest[..gt]);
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "[{} bytes, sha256 {}]",
             bytes.len(),
             invoicing_core::attachment::sha256_hex(&bytes)
-        ));
+        );
         rest = &rest[end..];
     }
     out.push_str(rest);
