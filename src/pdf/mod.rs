@@ -19,6 +19,7 @@
 mod draw;
 pub mod labels;
 mod layout;
+mod received;
 pub mod sheet;
 mod text;
 
@@ -27,6 +28,7 @@ mod tests;
 
 use crate::context::{Branding, Company, DeliveryLocation, Relation};
 use crate::document::Document;
+pub use received::render_received;
 pub use sheet::{Parties, Sheet};
 use std::sync::Arc;
 

@@ -556,7 +556,7 @@ fn round_minor(v: Decimal, minor: u32) -> Decimal {
 }
 
 /// An amount as a JSON number with at least `minor` decimals: padded, never rounded.
-fn amount_value(v: Decimal, minor: u32) -> Value {
+pub(crate) fn amount_value(v: Decimal, minor: u32) -> Value {
     let mut x = v;
     if x.scale() < minor {
         x.rescale(minor);
@@ -791,7 +791,9 @@ impl ReceivedDocument {
             checks: all_checks,
             xml: Some(text.to_owned()),
             xml_available: true,
-            pdf_available: false,
+            // files.md §2 (superseding peppol.md §4): a UBL has a PDF from the start,
+            // the one it embeds or one rendered from what it states.
+            pdf_available: true,
         }
     }
 

@@ -181,10 +181,23 @@ pub(crate) fn read_received(
             }
         };
         let doc = received::read(&bytes);
-        if let Some(pdf) = received::own_pdf(&bytes) {
-            // files.md §2: a received PDF, or the first PDF a UBL embeds, is the
-            // document's own PDF.
-            sim.files.keep_pdf(&id, std::sync::Arc::from(pdf.as_ref()));
+        // files.md §2: a received PDF, or the first PDF a UBL embeds, is the
+        // document's own PDF; any other UBL gets one rendered from what it states,
+        // in the company's language, when it is received (a later PATCH of its paid
+        // amount changes no kept PDF).
+        let pdf = match received::own_pdf(&bytes) {
+            Some(own) => Some(std::sync::Arc::from(own.as_ref())),
+            None if doc.xml_available => crate::pdf::render_received(
+                &doc,
+                sim.world.company.language,
+                create_date.date_naive(),
+            )
+            .ok()
+            .map(std::sync::Arc::from),
+            None => None,
+        };
+        if let Some(pdf) = pdf {
+            sim.files.keep_pdf(&id, pdf);
         }
         let relation = doc
             .pick_relation(relations.iter().map(|r| {

@@ -264,3 +264,47 @@ fn a_received_pdf_is_its_own_pdf() {
     assert_eq!(out[0].1["size"], 13);
     assert_eq!(out[0].1["filename"], "in-1.pdf");
 }
+
+#[test]
+fn a_received_ubl_without_a_pdf_gets_one_rendered_from_what_it_states() {
+    // files.md §2: any other UBL is rendered from its unified view; pdf_available is
+    // true from the start
+    let ubl = include_str!("../fixtures/peppol/base-example.xml");
+    let mut s = base();
+    s["received"] = json!([{"id": "in-1", "ubl": ubl}]);
+    let out = responses(&with_requests(
+        s,
+        vec![
+            request("reader", "GET", "/documents/in-1"),
+            request("reader", "GET", "/documents/in-1/pdf"),
+            request("reader", "GET", "/documents/in-1/pdf"),
+        ],
+    ));
+    assert_eq!(out[0].1["pdf_available"], true);
+    assert_eq!(out[1].0, 200, "{}", out[1].1);
+    let bytes = decode_base64(out[1].1["base64"].as_str().unwrap_or_default()).unwrap_or_default();
+    assert!(bytes.starts_with(b"%PDF-"));
+    assert_eq!(out[1].1, out[2].1, "the kept PDF, the same bytes");
+    let number = out[0].1["document_number"].as_str().unwrap_or_default();
+    assert_eq!(out[1].1["filename"], format!("{number}.pdf"));
+}
+
+#[test]
+fn a_received_ubl_that_embeds_a_pdf_has_those_bytes_as_its_pdf() {
+    // files.md §2: the first EmbeddedDocumentBinaryObject with mimeCode
+    // application/pdf is the received document's PDF
+    let ubl = include_str!("../fixtures/peppol/base-example.xml");
+    let embedded = format!(
+        "<cac:AdditionalDocumentReference><cbc:ID>x</cbc:ID><cac:Attachment><cbc:EmbeddedDocumentBinaryObject mimeCode=\"application/pdf\" filename=\"x.pdf\">{}</cbc:EmbeddedDocumentBinaryObject></cac:Attachment></cac:AdditionalDocumentReference><cac:AccountingSupplierParty>",
+        encode_base64(b"%PDF-1.4 the supplier's own")
+    );
+    let ubl = ubl.replacen("<cac:AccountingSupplierParty>", &embedded, 1);
+    let mut s = base();
+    s["received"] = json!([{"id": "in-1", "ubl": ubl}]);
+    let out = responses(&with_requests(
+        s,
+        vec![request("reader", "GET", "/documents/in-1/pdf")],
+    ));
+    let bytes = decode_base64(out[0].1["base64"].as_str().unwrap_or_default());
+    assert_eq!(bytes.as_deref(), Some(&b"%PDF-1.4 the supplier's own"[..]));
+}

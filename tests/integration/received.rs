@@ -43,7 +43,10 @@ fn received_invoice_reads_as_stated_with_its_relation_and_purchases_journal() {
     assert_eq!(doc["checks"], json!([]));
     assert_eq!(doc["accounting_status"], "waiting");
     assert_eq!(doc["xml_available"], true);
-    assert_eq!(doc["pdf_available"], false);
+    assert_eq!(
+        doc["pdf_available"], true,
+        "files.md §2: rendered from what it states"
+    );
     assert_eq!(doc["payment_terms"], Value::Null);
     assert_eq!(doc["create_date"], "2026-11-19T07:12:00Z");
     assert_eq!(doc["total_amount"].to_string(), "494.35");
