@@ -4,6 +4,7 @@
 //!
 //! ```sh
 //! cargo run --release --example peppol_corpus -- --out DIR [--count N] [--seed S] [--degrade PCT]
+//!     [--attachments N]
 //! python3 tests/peppol/compare.py DIR
 //! ```
 //!
@@ -21,6 +22,21 @@
 //! purpose (a name, address, country code, VAT number, Peppol id or IBAN dropped, a
 //! wrong scheme, a bad check digit, a lowercase country code…), so that the party
 //! rules are exercised too.
+//!
+//! `--attachments N` (files.md §1 and §3; `--count` defaults to N then) gives the
+//! first N documents files, uploaded through the simulator's `multipart` request
+//! between the create and the `TICK`, each of which must answer 201 with the file
+//! listed (the generator fails otherwise). The files cover the six media types with
+//! bytes valid for their type (a PNG signature and IHDR chunk, a JFIF header, a zip
+//! local header, `%PDF-1.4`, UTF-8 CSV text), sizes from 1 byte to the limits (the
+//! first document one 10 MiB PDF, the second exactly 25 MiB in three files, the
+//! third 20 files, the fourth names of 200 characters, the fifth the same name
+//! twice; then mostly a few small files), non-ASCII names and XML's special
+//! characters. One document in ten has a German seller and buyer and mostly repeats
+//! a filename (the same, the same once trimmed, in other case, or the document's own
+//! `NUMBER.pdf`), so that DE-R-022 is exercised. The files draw from a random stream
+//! of their own: without `--attachments` the corpus is what it was. `index.json`
+//! lists each document's files (filename, Content-Type, size).
 
 #[path = "support/round_trip.rs"]
 mod round_trip;
@@ -958,36 +974,492 @@ fn set_on_line(rng: &mut Rng, body: &mut Value, key: &str, value: &Value) {
     }
 }
 
-/// The requests that create the body, let the files exist and read the UBL.
-fn requests(body: &Value) -> Value {
-    json!([
-        {"client": "gen", "method": "POST", "path": "/documents", "body": body},
-        {"method": "TICK"},
-        {"client": "gen", "method": "GET", "path": "/documents/doc-1/ubl"},
-    ])
+// ---------------------------------------------------------------------------------
+// Attachments (files.md §1 and §3): `--attachments N` gives the first N documents
+// files uploaded through the simulator's multipart request before the TICK.
+// ---------------------------------------------------------------------------------
+
+const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+const ODS: &str = "application/vnd.oasis.opendocument.spreadsheet";
+
+/// The six media types an attachment may have, with an extension for its name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Media {
+    Pdf,
+    Png,
+    Jpeg,
+    Csv,
+    Xlsx,
+    Ods,
 }
 
-/// Runs a draft: `Some((xml, findings))` when the create rules accept the body.
-fn run(draft: &Draft) -> Result<Option<(String, Value)>, String> {
+const MEDIA: [Media; 6] = [
+    Media::Pdf,
+    Media::Png,
+    Media::Jpeg,
+    Media::Csv,
+    Media::Xlsx,
+    Media::Ods,
+];
+
+/// One file the most (10 MiB), the most files and bytes a document holds (20, 25 MiB).
+const MAX_FILE: usize = 10_485_760;
+const MAX_FILES: usize = 20;
+const MAX_TOTAL: usize = 26_214_400;
+
+impl Media {
+    fn mime(self) -> &'static str {
+        match self {
+            Media::Pdf => "application/pdf",
+            Media::Png => "image/png",
+            Media::Jpeg => "image/jpeg",
+            Media::Csv => "text/csv",
+            Media::Xlsx => XLSX,
+            Media::Ods => ODS,
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            Media::Pdf => "pdf",
+            Media::Png => "png",
+            Media::Jpeg => "jpg",
+            Media::Csv => "csv",
+            Media::Xlsx => "xlsx",
+            Media::Ods => "ods",
+        }
+    }
+
+    /// The fewest bytes a file of this type can have: its signature.
+    fn min_len(self) -> usize {
+        match self {
+            Media::Pdf => 5,
+            Media::Png => 8,
+            Media::Jpeg => 3,
+            Media::Csv => 1,
+            Media::Xlsx | Media::Ods => 4,
+        }
+    }
+
+    /// The Content-Type sent: mostly as is, now and then in capitals or with a
+    /// parameter (both allowed: compared without case, parameters dropped).
+    fn content_type(self, rng: &mut Rng) -> String {
+        match rng.below(20) {
+            0 => self.mime().to_uppercase(),
+            1 if self == Media::Csv => "text/csv; charset=utf-8".into(),
+            2 => format!("{}; name=\"file\"", self.mime()),
+            _ => self.mime().into(),
+        }
+    }
+}
+
+/// The CRC-32 of PNG chunks and zip entries (IEEE, reflected).
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// Appends seeded bytes to `out` until it holds `n`.
+fn fill(rng: &mut Rng, out: &mut Vec<u8>, n: usize) {
+    while out.len() < n {
+        let word = rng.next().to_le_bytes();
+        let take = (n - out.len()).min(8);
+        out.extend_from_slice(&word[..take]);
+    }
+}
+
+/// A zip local file header storing `name` with `data` (an xlsx or ods starts so).
+fn zip_entry(name: &str, data: &[u8]) -> Vec<u8> {
+    let mut z = b"PK\x03\x04".to_vec();
+    z.extend_from_slice(&[20, 0, 0, 0, 0, 0, 0x00, 0x60, 0x75, 0x5B]);
+    z.extend_from_slice(&crc32(data).to_le_bytes());
+    let len = u32::try_from(data.len()).unwrap_or(0).to_le_bytes();
+    z.extend_from_slice(&len);
+    z.extend_from_slice(&len);
+    z.extend_from_slice(&u16::try_from(name.len()).unwrap_or(0).to_le_bytes());
+    z.extend_from_slice(&[0, 0]);
+    z.extend_from_slice(name.as_bytes());
+    z.extend_from_slice(data);
+    z
+}
+
+const CSV_ITEMS: &[&str] = &[
+    "Café crème",
+    "Überweisung Müller",
+    "Łódź transport",
+    "東京 office",
+    "Ελλάδα",
+    "naïve \"quoted\"",
+    "R&D <lab>",
+    "plain item",
+];
+
+/// `size` bytes of a valid file of type `media` (its signature, a plausible header,
+/// then seeded bytes; CSV is UTF-8 text without NUL, a BOM now and then).
+fn content(rng: &mut Rng, media: Media, size: usize) -> Vec<u8> {
+    let size = size.max(media.min_len());
+    let mut b = Vec::with_capacity(size);
+    match media {
+        Media::Pdf => b.extend_from_slice(b"%PDF-1.4\n%\xE2\xE3\xCF\xD3\n1 0 obj\n<<>>\nendobj\n"),
+        Media::Png => {
+            b.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+            let mut chunk = b"IHDR".to_vec();
+            chunk.extend_from_slice(&[0, 0, 0, 16, 0, 0, 0, 16, 8, 6, 0, 0, 0]);
+            b.extend_from_slice(&13u32.to_be_bytes());
+            b.extend_from_slice(&chunk);
+            b.extend_from_slice(&crc32(&chunk).to_be_bytes());
+        }
+        Media::Jpeg => b.extend_from_slice(
+            b"\xFF\xD8\xFF\xE0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00",
+        ),
+        Media::Xlsx => b.extend(zip_entry("[Content_Types].xml", b"<?xml version=\"1.0\"?>")),
+        Media::Ods => b.extend(zip_entry("mimetype", ODS.as_bytes())),
+        Media::Csv => {
+            if size >= 3 && rng.chance(20) {
+                b.extend_from_slice(b"\xEF\xBB\xBF");
+            }
+            b.extend_from_slice("Datum;Omschrijving;Bedrag\r\n".as_bytes());
+            let mut row = 0u64;
+            while b.len() < size {
+                row += 1;
+                let line = format!(
+                    "2026-11-{:02};{} {row};{},{:02}\r\n",
+                    row % 28 + 1,
+                    rng.pick(CSV_ITEMS),
+                    rng.below(10_000),
+                    rng.below(100)
+                );
+                b.extend_from_slice(line.as_bytes());
+            }
+            // Cut on a character boundary, then pad with ASCII to the exact size.
+            let mut cut = size.min(b.len());
+            while cut > 0 && std::str::from_utf8(&b[..cut]).is_err() {
+                cut -= 1;
+            }
+            b.truncate(cut);
+            if b.is_empty() {
+                b.push(b'a');
+            }
+            b.resize(size, b'x');
+            return b;
+        }
+    }
+    b.truncate(size);
+    fill(rng, &mut b, size);
+    if media == Media::Jpeg && size >= 8 {
+        b[size - 2..].copy_from_slice(b"\xFF\xD9");
+    }
+    b
+}
+
+/// A file's size: mostly small (a byte to a few KiB), some tens of KiB, a few
+/// hundreds of KiB.
+fn file_size(rng: &mut Rng) -> usize {
+    let n = match rng.below(100) {
+        0..=7 => rng.range(1, 8),
+        8..=64 => rng.range(9, 4096),
+        65..=94 => rng.range(4097, 65_536),
+        _ => rng.range(65_537, 400_000),
+    };
+    usize::try_from(n).unwrap_or(1)
+}
+
+const STEMS: &[&str] = &[
+    "bijlage",
+    "Leveringsbon 2026-11",
+    "Übersicht Äpfel & Birnen",
+    "devis n°42 (révisé)",
+    "見積書",
+    "данные_отчёт",
+    "Ελληνικά αρχεία",
+    "scan 📎 page",
+    "R&D <draft> \"v2\" 'final'",
+    "timesheet",
+    "Rechnung\u{A0}Anlage",
+    "çà et là",
+    "Zeitnachweis März",
+    "a",
+];
+
+/// A filename for a file of type `media`: a stem (non-ASCII, XML's special
+/// characters), its extension (now and then in capitals, or none), and now and then
+/// white space around it (the crate keeps it trimmed).
+fn filename(rng: &mut Rng, media: Media) -> String {
+    let stem = rng.pick(STEMS);
+    let mut name = match rng.below(20) {
+        0 => (*stem).to_owned(),
+        1 => format!("{stem}.{}", media.extension().to_uppercase()),
+        2 => format!("{stem} {}.{}", rng.range(1, 9), media.extension()),
+        _ => format!("{stem}.{}", media.extension()),
+    };
+    if rng.chance(4) {
+        name = format!("  {name}\u{3000}");
+    }
+    name
+}
+
+/// A filename of exactly `chars` characters (code points) made of `unit`.
+fn long_name(unit: char, chars: usize, media: Media) -> String {
+    let ext = format!(".{}", media.extension());
+    let stem: String = std::iter::repeat_n(unit, chars - ext.chars().count()).collect();
+    format!("{stem}{ext}")
+}
+
+/// The name an upload carries: given, or the document's own PDF's (`NUMBER.pdf`,
+/// known once the document is created) so that DE-R-022 counts that one too.
+#[derive(Clone)]
+enum FileName {
+    Given(String),
+    OwnPdf,
+}
+
+/// One file to upload.
+struct Planned {
+    name: FileName,
+    media: Media,
+    content_type: String,
+    bytes: Vec<u8>,
+}
+
+fn planned(rng: &mut Rng, name: String, media: Media, size: usize) -> Planned {
+    Planned {
+        name: FileName::Given(name),
+        content_type: media.content_type(rng),
+        bytes: content(rng, media, size),
+        media,
+    }
+}
+
+/// The files of the `k`-th document with attachments: the first few are the edge
+/// cases (one 10 MiB file; 25 MiB in three files; 20 files of every type; names of
+/// 200 characters; the same name twice), then 1 to 5 files mostly, up to 20 now and
+/// then, the same name again now and then. `german` documents (seller and buyer in
+/// Germany) mostly repeat a name in one of the ways DE-R-022 sees or not.
+fn plan_files(rng: &mut Rng, k: usize, german: bool) -> (Vec<Planned>, &'static str) {
+    let mut files = match k {
+        0 => vec![planned(
+            rng,
+            "scan volledig.pdf".into(),
+            Media::Pdf,
+            MAX_FILE,
+        )],
+        1 => vec![
+            planned(rng, "export grootboek.csv".into(), Media::Csv, MAX_FILE),
+            planned(rng, "foto werf.jpg".into(), Media::Jpeg, MAX_FILE),
+            planned(
+                rng,
+                "planning.ods".into(),
+                Media::Ods,
+                MAX_TOTAL - 2 * MAX_FILE,
+            ),
+        ],
+        2 => (0..MAX_FILES)
+            .map(|i| {
+                let media = MEDIA[i % MEDIA.len()];
+                let name = filename(rng, media);
+                let size = file_size(rng).min(20_000);
+                planned(rng, name, media, size)
+            })
+            .collect(),
+        3 => vec![
+            planned(rng, long_name('x', 200, Media::Pdf), Media::Pdf, 300),
+            planned(rng, long_name('é', 200, Media::Csv), Media::Csv, 1),
+            planned(rng, long_name('字', 199, Media::Png), Media::Png, 8),
+            planned(rng, long_name('😀', 200, Media::Xlsx), Media::Xlsx, 4),
+            planned(rng, "a".into(), Media::Jpeg, 3),
+        ],
+        4 => vec![
+            planned(rng, "bijlage.pdf".into(), Media::Pdf, 1000),
+            planned(rng, "bijlage.pdf".into(), Media::Pdf, 2000),
+        ],
+        _ => {
+            let count = if rng.chance(5) {
+                rng.range(6, 20)
+            } else {
+                rng.range(1, 5)
+            };
+            let mut files: Vec<Planned> = Vec::new();
+            for _ in 0..count {
+                let media = *rng.pick(&MEDIA);
+                let name = match files.last().map(|f| &f.name) {
+                    Some(FileName::Given(last)) if rng.chance(10) => last.clone(),
+                    _ => filename(rng, media),
+                };
+                let size = file_size(rng);
+                files.push(planned(rng, name, media, size));
+            }
+            files
+        }
+    };
+    let mut repeat = "";
+    if german && !files.is_empty() {
+        let first = match &files[0].name {
+            FileName::Given(name) => name.clone(),
+            FileName::OwnPdf => String::new(),
+        };
+        let (name, what) = match rng.below(6) {
+            0 | 1 => (FileName::Given(first.clone()), "same"),
+            2 => (FileName::Given(format!(" {first} ")), "same once trimmed"),
+            3 => (FileName::Given(first.to_uppercase()), "other case"),
+            4 => (FileName::OwnPdf, "own pdf's name"),
+            _ => (FileName::Given(format!("{first}.bak")), "different"),
+        };
+        repeat = what;
+        let media = if matches!(name, FileName::OwnPdf) {
+            Media::Pdf
+        } else {
+            files[0].media
+        };
+        let size = file_size(rng).min(50_000);
+        let mut file = planned(rng, String::new(), media, size);
+        file.name = name;
+        if files.len() >= MAX_FILES {
+            files.pop();
+        }
+        files.push(file);
+    }
+    (files, repeat)
+}
+
+/// Makes the company and the relation German (address, VAT number, IBAN): the
+/// German national rules of the Peppol layer apply, DE-R-022 among them.
+fn germanize(rng: &mut Rng, scenario: &mut Value) {
+    for key in ["company", "relation"] {
+        let party = if key == "company" {
+            &mut scenario["company"]
+        } else {
+            &mut scenario["relations"][0]
+        };
+        let Some(p) = party.as_object_mut() else {
+            continue;
+        };
+        if p.contains_key("vat_number") {
+            p.insert("vat_number".into(), json!(format!("DE{}", rng.digits(9))));
+        }
+        p.insert(
+            "address".into(),
+            json!({"street": rng.pick(&["Hauptstraße", "Königsallee", "Zeil"]),
+                   "street_number": rng.range(1, 99).to_string(),
+                   "postal_code": rng.digits(5),
+                   "city": rng.pick(&["Köln", "Düsseldorf", "Frankfurt am Main"]),
+                   "country_code": "DE"}),
+        );
+        if p.contains_key("iban") {
+            p.insert("iban".into(), json!(iban("DE", &rng.digits(18))));
+        }
+        p.remove("bic");
+    }
+}
+
+/// The upload request of one file.
+fn upload_request(id: &str, name: &str, file: &Planned) -> Value {
+    json!({"client": "gen", "method": "POST", "path": format!("/documents/{id}/attachments"),
+           "multipart": [{"name": "file", "filename": name, "content_type": file.content_type,
+                          "base64": invoicing_core::attachment::encode_base64(&file.bytes)}]})
+}
+
+/// The requests that create the body, upload `uploads` (made once the document
+/// exists), let the files exist and read the UBL.
+fn requests(body: &Value, uploads: Vec<Value>) -> Value {
+    let mut reqs =
+        vec![json!({"client": "gen", "method": "POST", "path": "/documents", "body": body})];
+    reqs.extend(uploads);
+    reqs.push(json!({"method": "TICK"}));
+    reqs.push(json!({"client": "gen", "method": "GET", "path": "/documents/doc-1/ubl"}));
+    Value::Array(reqs)
+}
+
+/// A draft run through the simulator: the UBL, its findings and the requests that
+/// made them (for the scenario written beside).
+struct Run {
+    xml: String,
+    findings: Value,
+    requests: Value,
+    /// Each file uploaded: its filename, Content-Type and size.
+    files: Vec<Value>,
+}
+
+/// Runs a draft, uploading `files` once it is created: `Some` when the create rules
+/// accept the body. Every upload must answer 201 with the file listed last.
+fn run(draft: &Draft, plan: impl FnOnce() -> Vec<Planned>) -> Result<Option<Run>, String> {
     let mut sim = Simulator::from_json(&draft.scenario).map_err(|e| e.message().to_owned())?;
-    let reqs = requests(&draft.body);
-    let (status, issued) = sim.handle(&reqs[0]);
+    let create =
+        json!({"client": "gen", "method": "POST", "path": "/documents", "body": draft.body});
+    let (status, issued) = sim.handle(&create);
     if status != 201 {
         return Ok(None);
     }
-    let (status, tick) = sim.handle(&reqs[1]);
+    let id = issued["id"].as_str().unwrap_or("doc-1").to_owned();
+    let files = plan();
+    let mut uploads = Vec::with_capacity(files.len());
+    for (i, file) in files.iter().enumerate() {
+        let name = match &file.name {
+            FileName::Given(name) => name.clone(),
+            FileName::OwnPdf => invoicing_core::attachment::own_pdf_filename(
+                issued["document_number"].as_str().unwrap_or(""),
+                &id,
+            ),
+        };
+        let request = upload_request(&id, &name, file);
+        let (status, answer) = sim.handle(&request);
+        let listed = &answer["attachments"];
+        let last = &listed[i];
+        if status != 201
+            || listed.as_array().map(Vec::len) != Some(i + 1)
+            || last["filename"].as_str() != Some(name.trim())
+            || last["mimetype"].as_str() != Some(file.media.mime())
+        {
+            return Err(format!(
+                "upload {} of {} bytes ({}, {:?}) answered {status}: {answer}",
+                i + 1,
+                file.bytes.len(),
+                file.content_type,
+                name
+            ));
+        }
+        uploads.push(request);
+    }
+    let reqs = requests(&draft.body, uploads);
+    let n = files.len();
+    let files = files
+        .iter()
+        .zip(&reqs.as_array().map_or(&[][..], Vec::as_slice)[1..])
+        .map(|(f, r)| {
+            json!({"filename": r["multipart"][0]["filename"], "content_type": f.content_type,
+                   "size": f.bytes.len()})
+        })
+        .collect();
+    let (status, tick) = sim.handle(&reqs[n + 1]);
     if status != 200 {
         return Err(format!("TICK answered {status}: {tick}"));
     }
-    let (status, ubl) = sim.handle(&reqs[2]);
+    let (status, mut ubl) = sim.handle(&reqs[n + 2]);
     if status != 200 {
         return Err(format!("GET /ubl answered {status}: {ubl}"));
     }
-    let xml = ubl["xml"].as_str().unwrap_or_default().to_owned();
+    let xml = match ubl["xml"].take() {
+        Value::String(xml) => xml,
+        _ => String::new(),
+    };
     // issue 10: what the writer writes reads back as issued.
     round_trip::check_round_trip(&issued, &xml, &ubl["findings"])
         .map_err(|e| format!("round trip: {e}"))?;
-    Ok(Some((xml, ubl["findings"].clone())))
+    Ok(Some(Run {
+        xml,
+        findings: ubl["findings"].take(),
+        requests: reqs,
+        files,
+    }))
 }
 
 struct Args {
@@ -995,11 +1467,14 @@ struct Args {
     count: usize,
     seed: u64,
     degrade: u64,
+    /// The first this many documents carry attachments.
+    attachments: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut out = None;
     let (mut count, mut seed, mut degrade) = (500, 9, 15);
+    let (mut count_given, mut attachments) = (false, 0);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -1009,6 +1484,7 @@ fn parse_args() -> Result<Args, String> {
                 count = value("--count")?
                     .parse()
                     .map_err(|e| format!("--count: {e}"))?;
+                count_given = true;
             }
             "--seed" => {
                 seed = value("--seed")?
@@ -1020,13 +1496,29 @@ fn parse_args() -> Result<Args, String> {
                     .parse()
                     .map_err(|e| format!("--degrade: {e}"))?;
             }
+            "--attachments" => {
+                attachments = value("--attachments")?
+                    .parse()
+                    .map_err(|e| format!("--attachments: {e}"))?;
+            }
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    let out = out.ok_or("usage: peppol_corpus --out DIR [--count N] [--seed S] [--degrade PCT]")?;
+    let out = out.ok_or(
+        "usage: peppol_corpus --out DIR [--count N] [--seed S] [--degrade PCT] [--attachments N]",
+    )?;
+    if !count_given && attachments > 0 {
+        count = attachments;
+    }
+    if attachments > count {
+        return Err(format!(
+            "--attachments {attachments} is more than --count {count}"
+        ));
+    }
     Ok(Args {
         out,
         count,
+        attachments,
         seed,
         degrade: degrade.min(100),
     })
@@ -1044,12 +1536,31 @@ fn generate(args: &Args) -> Result<(), String> {
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let mut rng = Rng(args.seed);
+    // The files draw from a stream of their own: without --attachments the corpus is
+    // the same as before.
+    let mut files_rng = Rng(args.seed ^ 0xF11E_5A77_AC4E_D000);
     let mut index = Vec::with_capacity(args.count);
     let (mut refused, mut with_findings) = (0usize, 0usize);
+    let (mut uploaded, mut bytes, mut germans) = (0usize, 0usize, 0usize);
     let mut n = 0;
     while n < args.count {
-        let d = draft(&mut rng, args.degrade);
-        let Some((xml, findings)) = run(&d)? else {
+        let mut d = draft(&mut rng, args.degrade);
+        let with_files = n < args.attachments;
+        // One document in ten with files has a German seller and buyer (DE-R-022).
+        let german = with_files && n % 10 == 5;
+        if german {
+            germanize(&mut files_rng, &mut d.scenario);
+        }
+        let mut repeat = "";
+        let plan = || {
+            if !with_files {
+                return Vec::new();
+            }
+            let (files, what) = plan_files(&mut files_rng, n, german);
+            repeat = what;
+            files
+        };
+        let Some(done) = run(&d, plan)? else {
             refused += 1;
             if refused > args.count * 20 + 100 {
                 return Err(format!(
@@ -1060,12 +1571,12 @@ fn generate(args: &Args) -> Result<(), String> {
         };
         n += 1;
         let stem = format!("{n:04}");
-        let mut scenario = d.scenario.clone();
-        scenario["requests"] = requests(&d.body);
-        write(&args.out.join(format!("{stem}.xml")), &xml)?;
+        let mut scenario = d.scenario;
+        scenario["requests"] = done.requests;
+        write(&args.out.join(format!("{stem}.xml")), &done.xml)?;
         write(
             &args.out.join(format!("{stem}.findings.json")),
-            &pretty(&findings),
+            &pretty(&done.findings),
         )?;
         write(
             &args.out.join(format!("{stem}.body.json")),
@@ -1075,11 +1586,26 @@ fn generate(args: &Args) -> Result<(), String> {
             &args.out.join(format!("{stem}.scenario.json")),
             &pretty(&scenario),
         )?;
-        if findings.as_array().is_some_and(|f| !f.is_empty()) {
+        if done.findings.as_array().is_some_and(|f| !f.is_empty()) {
             with_findings += 1;
         }
         let mut meta = d.meta;
         meta.insert("n".into(), json!(stem));
+        if with_files {
+            uploaded += done.files.len();
+            bytes += done
+                .files
+                .iter()
+                .filter_map(|f| f["size"].as_u64())
+                .map(|s| usize::try_from(s).unwrap_or(0))
+                .sum::<usize>();
+            if german {
+                germans += 1;
+                meta.insert("german".into(), json!(true));
+                meta.insert("repeated_name".into(), json!(repeat));
+            }
+            meta.insert("attachments".into(), Value::Array(done.files));
+        }
         index.push(Value::Object(meta));
     }
     write(&args.out.join("index.json"), &pretty(&Value::Array(index)))?;
@@ -1087,6 +1613,13 @@ fn generate(args: &Args) -> Result<(), String> {
         "{n} documents in {} ({with_findings} with findings; {refused} bodies refused by the create rules and drawn again)",
         args.out.display()
     );
+    if args.attachments > 0 {
+        println!(
+            "{} documents with {uploaded} files attached ({} KiB; {germans} with German seller and buyer)",
+            args.attachments.min(n),
+            bytes / 1024
+        );
+    }
     Ok(())
 }
 
