@@ -2,7 +2,8 @@
 //!
 //! Invariants:
 //! - reading never panics and is deterministic (the same bytes, the same document);
-//! - the bytes are a PDF (`%PDF-`) exactly when `pdf_available`;
+//! - `pdf_available` exactly when the bytes are a PDF (`%PDF-`) or a UBL (files.md §2:
+//!   its embedded PDF or one rendered from what it states);
 //! - not UBL (`xml_available` false): type `unknown`, exactly one check, `not_ubl`,
 //!   no XML kept, every amount null, no line, no allowance, no VAT group;
 //! - UBL: the XML kept is the input, no `not_ubl` check, every other check is a rule
@@ -27,7 +28,11 @@ fn scale(v: &Value) -> Option<u32> {
 fuzz_target!(|bytes: &[u8]| {
     let doc = read(bytes);
     assert_eq!(read(bytes), doc, "reading is deterministic");
-    assert_eq!(doc.pdf_available, bytes.starts_with(b"%PDF-"), "pdf_available");
+    assert_eq!(
+        doc.pdf_available,
+        bytes.starts_with(b"%PDF-") || doc.xml_available,
+        "pdf_available"
+    );
     let j = doc.to_json(&ResponseInfo::new("rcv"));
     let amounts = [
         "tax_exclusive_amount",
@@ -50,7 +55,11 @@ fuzz_target!(|bytes: &[u8]| {
         return;
     }
     assert_ne!(doc.doc_type, ReceivedType::Unknown);
-    assert_eq!(doc.xml.as_deref().map(str::as_bytes), Some(bytes), "the XML kept");
+    assert_eq!(
+        doc.xml.as_deref().map(str::as_bytes),
+        Some(bytes),
+        "the XML kept"
+    );
     let mut last_rule: Option<&str> = None;
     for c in &doc.checks {
         assert_ne!(c.rule, "not_ubl");
@@ -63,7 +72,11 @@ fuzz_target!(|bytes: &[u8]| {
             .find(|(r, _)| *r == c.rule)
             .unwrap_or_else(|| panic!("a rule outside the closed list: {}", c.rule));
         assert_eq!(c.msg, *text, "{rule}");
-        assert!(last_rule.is_none_or(|l| l < c.rule.as_str()), "sorted, once: {:?}", doc.checks);
+        assert!(
+            last_rule.is_none_or(|l| l < c.rule.as_str()),
+            "sorted, once: {:?}",
+            doc.checks
+        );
         last_rule = Some(rule);
     }
     let t = doc.totals;
@@ -80,7 +93,10 @@ fuzz_target!(|bytes: &[u8]| {
     let minor = doc.minor_unit();
     for k in amounts {
         if let Some(s) = scale(&j[k]) {
-            assert!(s >= minor, "{k} written with {s} decimals, minor unit {minor}");
+            assert!(
+                s >= minor,
+                "{k} written with {s} decimals, minor unit {minor}"
+            );
         }
     }
     for (i, line) in j["lines"].as_array().into_iter().flatten().enumerate() {

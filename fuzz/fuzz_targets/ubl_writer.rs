@@ -178,7 +178,15 @@ fuzz_target!(|data: &[u8]| {
         identifier_scheme: key(l, "identifier_scheme"),
     });
     let doc_type = created["type"].as_str().unwrap_or_default();
-    let Some(out) = ubl(doc, &company, &relation, location.as_ref(), &UblFiles::default()).ok().flatten() else {
+    let Some(out) = ubl(
+        doc,
+        &company,
+        &relation,
+        location.as_ref(),
+        &UblFiles::default(),
+    )
+    .ok()
+    .flatten() else {
         assert_eq!(doc_type, "proforma_invoice", "no UBL for a {doc_type}");
         return;
     };
@@ -198,7 +206,15 @@ fuzz_target!(|data: &[u8]| {
         "Invoice"
     };
     assert_eq!(root, expected, "the root of a {doc_type}");
-    let again = ubl(doc, &company, &relation, location.as_ref(), &UblFiles::default()).ok().flatten();
+    let again = ubl(
+        doc,
+        &company,
+        &relation,
+        location.as_ref(),
+        &UblFiles::default(),
+    )
+    .ok()
+    .flatten();
     assert_eq!(
         again.as_ref(),
         Some(&out),

@@ -75,6 +75,17 @@ pub const CODES: &[(&str, u64)] = &[
     ("not_found", 404),
     ("method_not_allowed", 405),
     ("not_implemented", 501),
+    ("journal_counter_exhausted", 422),
+    ("xml_not_available", 422),
+    ("received_document", 422),
+    ("multipart_invalid", 422),
+    ("attachment_filename_invalid", 422),
+    ("attachment_type_not_allowed", 422),
+    ("attachment_content_mismatch", 422),
+    ("attachment_too_large", 422),
+    ("attachment_limit", 422),
+    ("attachments_total_too_large", 422),
+    ("pdf_not_available", 422),
 ];
 
 /// The bound every computed amount stays below (decisions.md §2).
