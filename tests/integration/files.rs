@@ -308,3 +308,144 @@ fn a_received_ubl_that_embeds_a_pdf_has_those_bytes_as_its_pdf() {
     let bytes = decode_base64(out[0].1["base64"].as_str().unwrap_or_default());
     assert_eq!(bytes.as_deref(), Some(&b"%PDF-1.4 the supplier's own"[..]));
 }
+
+/// The `base64` of a PDF answer, decoded.
+fn pdf_bytes(answer: &(u16, Value)) -> Vec<u8> {
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    decode_base64(answer.1["base64"].as_str().unwrap_or_default()).unwrap_or_default()
+}
+
+#[test]
+fn a_patch_of_an_unlocked_document_makes_its_pdf_stale_until_the_next_tick() {
+    // files.md §2: a PATCH that changes a document not under the edit lock sets
+    // pdf_available false until the next TICK renders it again
+    let out = answers(vec![
+        create_request("app", "", &invoice()),
+        json!({"method": "TICK"}),
+        request("app", "GET", "/documents/doc-1/pdf"),
+        request_with(
+            "app",
+            "PATCH",
+            "/documents/doc-1",
+            &json!({"buyer_reference": "PO-9"}),
+        ),
+        request("app", "GET", "/documents/doc-1/pdf"),
+        json!({"method": "TICK"}),
+        request("app", "GET", "/documents/doc-1/pdf"),
+        request_with("app", "PATCH", "/documents/doc-1", &json!({})),
+        request("app", "GET", "/documents/doc-1"),
+    ]);
+    let before = pdf_bytes(&out[2]);
+    assert_eq!(out[3].1["pdf_available"], false);
+    assert_error(&out[4], 422, "pdf_not_available", &json!(["path", "id"]));
+    let after = pdf_bytes(&out[6]);
+    assert_ne!(
+        before, after,
+        "rendered again, with the new buyer reference"
+    );
+    assert_eq!(
+        out[8].1["pdf_available"], true,
+        "a PATCH that changes nothing keeps it"
+    );
+}
+
+#[test]
+fn a_locked_document_keeps_its_pdf_through_a_payment() {
+    // files.md §2: a document under the edit lock never gets a new PDF
+    let mut s = base();
+    s["documents"] = json!([{"id": "doc-old", "create": invoice(),
+                             "state": {"peppol_status": "sent", "pdf_available": true}}]);
+    let out = responses(&with_requests(
+        s,
+        vec![
+            request("app", "GET", "/documents/doc-old/pdf"),
+            request_with(
+                "app",
+                "PATCH",
+                "/documents/doc-old",
+                &json!({"paid_amount": 5}),
+            ),
+            request("app", "GET", "/documents/doc-old/pdf"),
+        ],
+    ));
+    assert_eq!(out[1].0, 200, "{}", out[1].1);
+    assert_eq!(out[1].1["pdf_available"], true);
+    assert_eq!(pdf_bytes(&out[0]), pdf_bytes(&out[2]));
+}
+
+#[test]
+fn the_kept_pdf_is_the_one_rendered_at_the_tick() {
+    // files.md §2: the PDF is rendered when pdf_available turns true and then kept: a
+    // later SET of the paid amount or a new default branding changes no kept PDF
+    let asked_at_once = answers(vec![
+        create_request("app", "", &invoice()),
+        json!({"method": "TICK"}),
+        request("app", "GET", "/documents/doc-1/pdf"),
+    ]);
+    let asked_later = answers(vec![
+        create_request("app", "", &invoice()),
+        json!({"method": "TICK"}),
+        json!({"method": "SET", "path": "/documents/doc-1", "body": {"paid_amount": 3}}),
+        request_with(
+            "app",
+            "PATCH",
+            "/brandings/brd-2",
+            &json!({"is_default": true}),
+        ),
+        request("app", "GET", "/documents/doc-1/pdf"),
+    ]);
+    assert_eq!(asked_later[2].0, 200, "{}", asked_later[2].1);
+    assert_eq!(pdf_bytes(&asked_at_once[2]), pdf_bytes(&asked_later[4]));
+}
+
+#[test]
+fn every_bundled_documents_pdf_is_pinned_by_its_hash() {
+    // files.md §2: same input, same bytes: the size and SHA-256 of the PDF of every
+    // document of every bundled scenario (issued after a TICK, and received)
+    let mut pinned = String::new();
+    for name in ["quickstart", "lifecycle", "peppol", "inbox", "files"] {
+        let path = format!(
+            "{}/examples/scenarios/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let mut scenario: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        let first = invoicing_core::simulator::run(text.as_bytes());
+        let mut ids: Vec<String> = ["documents", "received"]
+            .iter()
+            .flat_map(|k| scenario[*k].as_array().cloned().unwrap_or_default())
+            .filter_map(|d| d["id"].as_str().map(str::to_owned))
+            .collect();
+        for r in first["responses"].as_array().into_iter().flatten() {
+            if let (201, Some(id)) = (r["status"].as_u64().unwrap_or(0), r["body"]["id"].as_str()) {
+                if id.starts_with("doc-") && !ids.iter().any(|i| i == id) {
+                    ids.push(id.to_owned());
+                }
+            }
+        }
+        let client = scenario["clients"][0]["client_id"].clone();
+        let mut requests = scenario["requests"].as_array().cloned().unwrap_or_default();
+        let own = requests.len();
+        requests.push(json!({"method": "TICK"}));
+        for id in &ids {
+            requests.push(
+                json!({"client": client, "method": "GET", "path": format!("/documents/{id}/pdf")}),
+            );
+        }
+        scenario["requests"] = Value::Array(requests);
+        let out = responses(&scenario);
+        for (id, answer) in ids.iter().zip(&out[own + 1..]) {
+            let line = match answer.0 {
+                200 => format!(
+                    "{name} {id}: {} {} bytes, sha256 {}\n",
+                    answer.1["filename"].as_str().unwrap_or_default(),
+                    answer.1["size"],
+                    answer.1["sha256"].as_str().unwrap_or_default()
+                ),
+                status => format!("{name} {id}: {status} {}\n", error_types(&answer.1)[0].0),
+            };
+            pinned.push_str(&line);
+        }
+    }
+    insta::assert_snapshot!("bundled_pdf_hashes", pinned);
+}
