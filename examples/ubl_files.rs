@@ -112,7 +112,7 @@ struct Counted<W> {
 impl<W: Write> Write for Counted<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.inner.write(buf)?;
-        self.bytes += n as u64;
+        self.bytes += u64::try_from(n).unwrap_or(u64::MAX);
         Ok(n)
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -165,7 +165,7 @@ fn run(args: &[String]) -> Result<(), String> {
             let mut out = Vec::new();
             write(&mut out)?;
             std::hint::black_box(&out);
-            out.len() as u64
+            u64::try_from(out.len()).unwrap_or(u64::MAX)
         }
         [mode] if mode == "none" => 0,
         _ => return Err("usage: ubl_files sink | file PATH | vec | none".into()),
