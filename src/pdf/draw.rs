@@ -5,7 +5,7 @@
 
 use super::layout::{Op, Page, Rgb, PAGE_HEIGHT, PAGE_WIDTH};
 use super::sheet::Meta;
-use super::text::{BOLD, REGULAR};
+use super::text::{Metrics, BOLD, REGULAR};
 use super::{ImageFormat, Logo, PdfError};
 use chrono::Datelike;
 use krilla::color::rgb;
@@ -17,7 +17,7 @@ use krilla::num::NormalizedF32;
 use krilla::page::PageSettings;
 use krilla::paint::Fill;
 use krilla::surface::Surface;
-use krilla::text::{Font, TextDirection};
+use krilla::text::Font;
 use krilla::{Document, SerializeSettings};
 
 /// The settings of every PDF: PDF/A-3b, compressed.
@@ -76,8 +76,14 @@ fn fill(color: Rgb) -> Fill {
     }
 }
 
+/// A font as the PDF embeds it and as the layout measured it.
+pub(crate) struct Face {
+    font: Font,
+    metrics: &'static Metrics,
+}
+
 /// Draws one operation.
-fn op(surface: &mut Surface<'_>, op: &Op, fonts: &(Font, Font), logo: Option<&Image>) {
+fn op(surface: &mut Surface<'_>, op: &Op, fonts: &(Face, Face), logo: Option<&Image>) {
     match op {
         Op::Text {
             x,
@@ -88,14 +94,15 @@ fn op(surface: &mut Surface<'_>, op: &Op, fonts: &(Font, Font), logo: Option<&Im
             text,
         } => {
             surface.set_fill(Some(fill(*color)));
-            let font = if *bold { &fonts.1 } else { &fonts.0 };
-            surface.draw_text(
+            let face = if *bold { &fonts.1 } else { &fonts.0 };
+            let glyphs = super::layout::glyphs(face.metrics, text);
+            surface.draw_glyphs(
                 Point::from_xy(*x, *y),
-                font.clone(),
-                *size,
+                &glyphs,
+                face.font.clone(),
                 text,
+                *size,
                 false,
-                TextDirection::Auto,
             );
         }
         Op::Rect { x, y, w, h, color } => {
@@ -120,10 +127,15 @@ fn op(surface: &mut Surface<'_>, op: &Op, fonts: &(Font, Font), logo: Option<&Im
 
 /// Writes the pages as a PDF/A-3b file.
 pub(crate) fn write(pages: &[Page], meta: &Meta, logo: Option<&Logo>) -> Result<Vec<u8>, PdfError> {
-    let font = |data: &'static [u8]| {
-        Font::new(data.into(), 0).ok_or_else(|| PdfError("the embedded font cannot be read".into()))
+    let (regular, bold) = Metrics::embedded()?;
+    let face = |data: &'static [u8], metrics: &'static Metrics| -> Result<Face, PdfError> {
+        Ok(Face {
+            font: Font::new(data.into(), 0)
+                .ok_or_else(|| PdfError("the embedded font cannot be read".into()))?,
+            metrics,
+        })
     };
-    let fonts = (font(REGULAR)?, font(BOLD)?);
+    let fonts = (face(REGULAR, regular)?, face(BOLD, bold)?);
     let logo = logo.map(image).transpose().map_err(PdfError)?;
     let page_settings = PageSettings::from_wh(PAGE_WIDTH, PAGE_HEIGHT)
         .ok_or_else(|| PdfError("the page size is invalid".into()))?;

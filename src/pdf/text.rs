@@ -17,17 +17,44 @@ pub(crate) static BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bo
 /// The replacement character.
 pub(crate) const REPLACEMENT: char = '\u{FFFD}';
 
-/// A parsed face: its character map and advances.
+/// A parsed face: its character map and advances, with the glyph and advance of
+/// every character below U+0800 looked up once (the texts of an invoice are mostly
+/// there; each character is looked up several times: cleaning, measuring, placing).
 pub(crate) struct Metrics {
     face: Face<'static>,
+    /// Glyph id (0: none) and advance of the characters below [`TABLE`].
+    table: Vec<(u16, u16)>,
 }
+
+/// The characters whose glyph and advance [`Metrics`] keeps in a table.
+const TABLE: u32 = 0x800;
 
 impl Metrics {
     /// Parses one of the embedded fonts.
     pub(crate) fn parse(data: &'static [u8]) -> Result<Metrics, PdfError> {
-        Face::parse(data, 0)
-            .map(|face| Metrics { face })
-            .map_err(|e| PdfError(format!("the embedded font cannot be read: {e}")))
+        let face = Face::parse(data, 0)
+            .map_err(|e| PdfError(format!("the embedded font cannot be read: {e}")))?;
+        let table = (0..TABLE)
+            .map(|u| {
+                let glyph = char::from_u32(u)
+                    .and_then(|c| face.glyph_index(c))
+                    .filter(|g| g.0 != 0);
+                let advance = glyph.and_then(|g| face.glyph_hor_advance(g)).unwrap_or(0);
+                (glyph.map_or(0, |g| g.0), advance)
+            })
+            .collect();
+        Ok(Metrics { face, table })
+    }
+
+    /// The two embedded faces, parsed once for the process (the font bytes are part
+    /// of the program: parsing them again gives the same tables).
+    pub(crate) fn embedded() -> Result<&'static (Metrics, Metrics), PdfError> {
+        static FACES: std::sync::OnceLock<Result<(Metrics, Metrics), PdfError>> =
+            std::sync::OnceLock::new();
+        FACES
+            .get_or_init(|| Ok((Metrics::parse(REGULAR)?, Metrics::parse(BOLD)?)))
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     /// The font's units per em.
@@ -36,7 +63,13 @@ impl Metrics {
     }
 
     /// The glyph of a character, if the font has one (not `.notdef`).
-    fn glyph(&self, c: char) -> Option<GlyphId> {
+    pub(crate) fn glyph(&self, c: char) -> Option<GlyphId> {
+        if let Some(&(g, _)) = self
+            .table
+            .get(usize::try_from(u32::from(c)).unwrap_or(usize::MAX))
+        {
+            return (g != 0).then_some(GlyphId(g));
+        }
         self.face.glyph_index(c).filter(|g| g.0 != 0)
     }
 
@@ -55,6 +88,12 @@ impl Metrics {
 
     /// The advance of a character already cleaned, in font units.
     pub(crate) fn advance(&self, c: char) -> u32 {
+        if let Some(&(_, a)) = self
+            .table
+            .get(usize::try_from(u32::from(c)).unwrap_or(usize::MAX))
+        {
+            return u32::from(a);
+        }
         self.glyph(c)
             .and_then(|g| self.face.glyph_hor_advance(g))
             .map_or(0, u32::from)
@@ -72,39 +111,11 @@ impl Metrics {
 pub(crate) fn is_refused(c: char) -> bool {
     let u = u32::from(c);
     c.is_control()
-        || is_format(u)
+        || crate::unicode::is_format(c)
         || matches!(u, 0x2028 | 0x2029)
         || matches!(u, 0xE000..=0xF8FF | 0xF_0000..=0x10_FFFF)
         || matches!(u, 0xFDD0..=0xFDEF)
         || (u & 0xFFFE) == 0xFFFE
-}
-
-/// Whether a code point is a format character (general category Cf, Unicode 15).
-fn is_format(u: u32) -> bool {
-    matches!(
-        u,
-        0x00AD
-            | 0x0600..=0x0605
-            | 0x061C
-            | 0x06DD
-            | 0x070F
-            | 0x0890..=0x0891
-            | 0x08E2
-            | 0x180E
-            | 0x200B..=0x200F
-            | 0x202A..=0x202E
-            | 0x2060..=0x2064
-            | 0x2066..=0x206F
-            | 0xFEFF
-            | 0xFFF9..=0xFFFB
-            | 0x110BD
-            | 0x110CD
-            | 0x13430..=0x1343F
-            | 0x1BCA0..=0x1BCA3
-            | 0x1D173..=0x1D17A
-            | 0xE0001
-            | 0xE0020..=0xE007F
-    )
 }
 
 #[cfg(test)]
