@@ -147,6 +147,22 @@
 //!   quantities and prices, so every product is exact within rust_decimal's 28 digits.
 //! - Received documents: the reader's own decisions (encodings, first occurrences,
 //!   unreadable values, the order of `checks`) are listed in [`received`].
+//! - Files ([`files`], [`pdf`], [`attachment`]): the multipart reader's decisions (bare
+//!   LF accepted, a repeated header or parameter refused, `filename=""` present but
+//!   invalid) are listed in [`files`]. The UBL embeds the document's own PDF when the
+//!   company embeds it and the document has one available (`pdf_available`): a
+//!   document whose PATCH made its PDF stale is written without it until the next
+//!   `TICK`. The simulator renders a PDF when it is first asked for (or just before
+//!   the document changes) from the state and the default branding the document had
+//!   when its `pdf_available` turned true: the bytes a render at the `TICK` would
+//!   have made, without holding a PDF per document nobody asked for. A received UBL
+//!   without a PDF of its own is rendered on a plain page, in the company's language,
+//!   when it is received; the first embedded object that is a PDF counts (one that
+//!   does not decode is skipped). The PDF shows amounts in the document's currency
+//!   only: an invoice in another currency does not show its VAT in EUR (the
+//!   interface has no exchange rate). Line breaks in descriptions, the legal notice
+//!   and the footer start new lines; any other control or format character, a
+//!   private-use or non-character, and a character the font lacks print as U+FFFD.
 #![forbid(unsafe_code)]
 
 pub mod allocation;
