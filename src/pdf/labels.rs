@@ -321,6 +321,25 @@ const DE: Labels = Labels {
 };
 
 impl Labels {
+    /// The column headers of the lines' table: description, quantity, unit, unit
+    /// price, VAT, total.
+    pub fn line_headers(&self) -> [String; 6] {
+        [
+            self.description,
+            self.quantity,
+            self.unit,
+            self.unit_price,
+            self.vat,
+            self.line_total,
+        ]
+        .map(str::to_owned)
+    }
+
+    /// The heading and column headers of the VAT breakdown: rate, base, VAT.
+    pub fn vat_headers(&self) -> [String; 4] {
+        [self.vat_breakdown, self.rate, self.base, self.vat].map(str::to_owned)
+    }
+
     /// The labels of a language.
     pub fn of(language: Language) -> &'static Labels {
         match language {

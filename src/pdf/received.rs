@@ -245,15 +245,7 @@ impl Sheet {
                 labels.amounts_in,
                 doc.currency.as_deref().unwrap_or_default()
             ),
-            line_headers: [
-                labels.description,
-                labels.quantity,
-                labels.unit,
-                labels.unit_price,
-                labels.vat,
-                labels.line_total,
-            ]
-            .map(str::to_owned),
+            line_headers: labels.line_headers(),
             lines,
             adjustments_heading: labels.allowances_charges.to_owned(),
             adjustments: doc
@@ -261,8 +253,7 @@ impl Sheet {
                 .iter()
                 .map(|ac| adjustment(ac, labels, n))
                 .collect(),
-            vat_headers: [labels.vat_breakdown, labels.rate, labels.base, labels.vat]
-                .map(str::to_owned),
+            vat_headers: labels.vat_headers(),
             vat,
             totals,
             payment_heading: labels.payment.to_owned(),

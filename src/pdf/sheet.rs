@@ -228,20 +228,11 @@ impl Sheet {
             customer: party_block(labels.customer, customer, labels),
             delivery: parties.location.map(|l| delivery_block(l, labels)),
             currency_note: format!("{} {}", labels.amounts_in, doc.currency.code()),
-            line_headers: [
-                labels.description,
-                labels.quantity,
-                labels.unit,
-                labels.unit_price,
-                labels.vat,
-                labels.line_total,
-            ]
-            .map(str::to_owned),
+            line_headers: labels.line_headers(),
             lines: line_rows(doc, labels, n, language),
             adjustments_heading: labels.allowances_charges.to_owned(),
             adjustments: document_adjustments(doc, labels, n),
-            vat_headers: [labels.vat_breakdown, labels.rate, labels.base, labels.vat]
-                .map(str::to_owned),
+            vat_headers: labels.vat_headers(),
             vat: vat_rows(doc, n, language),
             totals: totals(doc, labels, n),
             payment_heading: labels.payment.to_owned(),
