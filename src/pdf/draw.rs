@@ -20,7 +20,14 @@ use krilla::surface::Surface;
 use krilla::text::Font;
 use krilla::{Document, SerializeSettings};
 
-/// The settings of every PDF: PDF/A-3b, compressed.
+/// The settings of every PDF: PDF/A-3b; the fonts and the ICC profile compressed,
+/// the pages' content streams not.
+///
+/// Why not the content streams: zlib at the PDF library's fixed level 6 was half of
+/// the render, measured on the 500-line invoice (release, one run each): 10.9 ms and
+/// 79 KB compressed, 6.6 ms and 320 KB not (benches/README.md, issue 17). A one-page
+/// invoice grows by a few KB (its fonts, compressed, are most of it); a long one
+/// stays a few hundred KB, far below what Peppol carries.
 fn settings() -> Result<SerializeSettings, PdfError> {
     let configuration = ConfigurationBuilder::new()
         .with_archival_validator(Archival::A3_B)
@@ -28,6 +35,7 @@ fn settings() -> Result<SerializeSettings, PdfError> {
         .map_err(|e| PdfError(format!("PDF/A-3b cannot be configured: {e:?}")))?;
     Ok(SerializeSettings {
         configuration,
+        compress_content_streams: false,
         ..SerializeSettings::default()
     })
 }
@@ -83,38 +91,10 @@ pub(crate) struct Face {
 }
 
 /// Draws one operation.
-fn op(surface: &mut Surface<'_>, op: &Op, fonts: &(Face, Face), logo: Option<&Image>) {
+fn op(surface: &mut Surface<'_>, op: &Op, logo: Option<&Image>) {
     match op {
-        Op::Text {
-            x,
-            y,
-            size,
-            bold,
-            color,
-            text,
-        } => {
-            surface.set_fill(Some(fill(*color)));
-            let face = if *bold { &fonts.1 } else { &fonts.0 };
-            let glyphs = super::layout::glyphs(face.metrics, text);
-            surface.draw_glyphs(
-                Point::from_xy(*x, *y),
-                &glyphs,
-                face.font.clone(),
-                text,
-                *size,
-                false,
-            );
-        }
-        Op::Rect { x, y, w, h, color } => {
-            let mut pb = PathBuilder::new();
-            if let Some(r) = Rect::from_xywh(*x, *y, *w, *h) {
-                pb.push_rect(r);
-            }
-            if let Some(path) = pb.finish() {
-                surface.set_fill(Some(fill(*color)));
-                surface.draw_path(&path);
-            }
-        }
+        // Rectangles are drawn in paths of one colour, texts in runs (`write`).
+        Op::Rect { .. } | Op::Text { .. } => {}
         Op::Logo { x, y, w, h } => {
             if let (Some(image), Some(size)) = (logo, Size::from_wh(*w, *h)) {
                 surface.push_transform(&Transform::from_translate(*x, *y));
@@ -144,8 +124,43 @@ pub(crate) fn write(pages: &[Page], meta: &Meta, logo: Option<&Logo>) -> Result<
     for ops in pages {
         let mut page = document.start_page_with(page_settings.clone());
         let mut surface = page.surface();
+        // Shapes first (backgrounds and rules, one path per colour; the logo), then
+        // the texts over them, each style in one run: one graphics state per colour
+        // and per style instead of one per shape and per text.
+        let mut paths: Vec<(Rgb, PathBuilder)> = Vec::new();
         for o in ops {
-            op(&mut surface, o, &fonts, logo.as_ref());
+            if let Op::Rect { x, y, w, h, color } = o {
+                let Some(r) = Rect::from_xywh(*x, *y, *w, *h) else {
+                    continue;
+                };
+                if let Some((_, pb)) = paths.iter_mut().find(|(c, _)| c == color) {
+                    pb.push_rect(r);
+                } else {
+                    let mut pb = PathBuilder::new();
+                    pb.push_rect(r);
+                    paths.push((*color, pb));
+                }
+            } else {
+                op(&mut surface, o, logo.as_ref());
+            }
+        }
+        for (color, pb) in paths {
+            if let Some(path) = pb.finish() {
+                surface.set_fill(Some(fill(color)));
+                surface.draw_path(&path);
+            }
+        }
+        for run in super::layout::runs(ops, fonts.0.metrics, fonts.1.metrics) {
+            surface.set_fill(Some(fill(run.color)));
+            let face = if run.bold { &fonts.1 } else { &fonts.0 };
+            surface.draw_glyphs(
+                Point::from_xy(run.x, run.y),
+                &run.glyphs,
+                face.font.clone(),
+                &run.text,
+                run.size,
+                false,
+            );
         }
         surface.finish();
         page.finish();

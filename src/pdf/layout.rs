@@ -815,6 +815,89 @@ fn footer(f: &Fonts, pages: &mut [Page], texts: &[String]) {
     }
 }
 
+/// The texts of a page that share a face, a size and a colour, drawn as one glyph run
+/// from the first one's place: each text's glyphs on its own baseline (a glyph's
+/// `y_offset`) and at its own left end (the advance of the glyph before it reaches
+/// there). One text object for many texts: the PDF library writes the graphics state,
+/// the text object and the font once per run instead of once per text, which is what
+/// its content streams and their compression spent most of their time on (the 500-line
+/// PDF: 16.5 ms before, benches/README.md, issue 17).
+pub(crate) struct Run {
+    /// Where the first text starts (left end, baseline).
+    pub(crate) x: f32,
+    /// Its baseline.
+    pub(crate) y: f32,
+    /// Font size.
+    pub(crate) size: f32,
+    /// Bold face.
+    pub(crate) bold: bool,
+    /// Colour.
+    pub(crate) color: Rgb,
+    /// The texts, one after the other.
+    pub(crate) text: String,
+    /// One glyph per character of `text`.
+    pub(crate) glyphs: Vec<krilla::text::KrillaGlyph>,
+}
+
+/// The runs of a page's texts, in the order their styles first appear; each run's
+/// texts in the page's order.
+pub(crate) fn runs(page: &[Op], regular: &Metrics, bold_face: &Metrics) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    // The pen of each run: where its last glyph ends.
+    let mut pens: Vec<f32> = Vec::new();
+    for op in page {
+        let Op::Text {
+            x,
+            y,
+            size,
+            bold,
+            color,
+            text,
+        } = op
+        else {
+            continue;
+        };
+        if text.is_empty() || *size <= 0.0 {
+            continue;
+        }
+        let same =
+            |r: &Run| r.bold == *bold && r.color == *color && r.size.to_bits() == size.to_bits();
+        let index = if let Some(i) = runs.iter().position(same) {
+            i
+        } else {
+            runs.push(Run {
+                x: *x,
+                y: *y,
+                size: *size,
+                bold: *bold,
+                color: *color,
+                text: String::new(),
+                glyphs: Vec::new(),
+            });
+            pens.push(*x);
+            runs.len() - 1
+        };
+        let (Some(run), Some(pen)) = (runs.get_mut(index), pens.get_mut(index)) else {
+            continue;
+        };
+        if let Some(last) = run.glyphs.last_mut() {
+            last.x_advance += (*x - *pen) / run.size;
+            *pen = *x;
+        }
+        let metrics = if *bold { bold_face } else { regular };
+        let y_offset = (run.y - *y) / run.size;
+        let start = run.text.len();
+        run.text.push_str(text);
+        for mut g in glyphs(metrics, text) {
+            g.text_range = g.text_range.start + start..g.text_range.end + start;
+            g.y_offset = y_offset;
+            *pen += g.x_advance * run.size;
+            run.glyphs.push(g);
+        }
+    }
+    runs
+}
+
 /// The glyphs of a cleaned text as the PDF places them: each character's glyph and
 /// advance from the font's own tables, one glyph per character (the layout measured
 /// the text so, without kerning or ligatures, and a character the font lacks was
