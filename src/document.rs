@@ -609,6 +609,23 @@ impl Document {
         self.computation.total_amount - self.paid_amount
     }
 
+    /// The exemption mention of VAT group `i` as the UBL and the PDF write it (the
+    /// same text in both): its VATEX code and its text, the stored mention or, when
+    /// that is blank, the standard wording of the group's code. `None` for a group
+    /// whose code carries no mention.
+    pub fn exemption_mention(&self, i: usize) -> Option<(Option<&str>, String)> {
+        let code = self.computation.groups.get(i)?.vat_code;
+        let (wording, standard_code) = code.exemption()?;
+        let ex = self.exemptions.get(i).and_then(Option::as_ref);
+        let vatex = ex.and_then(|e| e.code.as_deref()).or(standard_code);
+        let reason = ex
+            .map(|e| e.reason.as_str())
+            .filter(|r| r.chars().any(|c| !matches!(c, ' ' | '\t' | '\r' | '\n')))
+            .unwrap_or(wording)
+            .to_owned();
+        Some((vatex, reason))
+    }
+
     /// Whether a change other than paid_amount is refused (decisions.md §6).
     pub fn is_locked(&self) -> bool {
         self.peppol_status.has_left() || self.accounting_status.locks()

@@ -472,11 +472,7 @@ fn vat_rows(doc: &Document, n: Numbers, language: Language) -> Vec<VatRow> {
             label: vat_label(g.vat_code, g.vat_rate, n, language),
             base: n.amount(g.taxable_amount),
             vat: n.amount(g.tax_amount),
-            mention: doc
-                .exemptions
-                .get(i)
-                .and_then(Option::as_ref)
-                .and_then(|e| filled(&Some(e.reason.clone())).map(str::to_owned)),
+            mention: doc.exemption_mention(i).map(|(_, reason)| reason),
         })
         .collect()
 }

@@ -351,7 +351,7 @@ impl W<'_> {
                 let text = plain(p, &mut self.buf);
                 self.x.leaf("cbc:Percent", &text);
             }
-            if let Some((code, reason)) = exemption(doc, i, g.vat_code) {
+            if let Some((code, reason)) = doc.exemption_mention(i) {
                 self.x.opt_leaf("cbc:TaxExemptionReasonCode", code);
                 self.x.leaf("cbc:TaxExemptionReason", &reason);
             }
@@ -468,19 +468,6 @@ pub(crate) fn item_properties(line: &Line) -> Vec<(&str, Option<String>)> {
             (k.as_str(), value)
         })
         .collect()
-}
-
-/// The exemption code and reason of group `i`, when its code carries a mention; a
-/// blank mention falls back to the standard wording.
-pub(crate) fn exemption(doc: &Document, i: usize, code: VatCode) -> Option<(Option<&str>, String)> {
-    let (wording, _) = code.exemption()?;
-    let ex = doc.exemptions.get(i).and_then(Option::as_ref);
-    let vatex = ex.and_then(|e| e.code.as_deref()).or(code.exemption()?.1);
-    let reason = ex
-        .map(|e| e.reason.clone())
-        .filter(|r| filled(&Some(r.clone())).is_some())
-        .unwrap_or_else(|| wording.to_owned());
-    Some((vatex, reason))
 }
 
 /// The electronic address written for a party: `peppol_id` `S:V` split at its first
