@@ -449,3 +449,42 @@ fn every_bundled_documents_pdf_is_pinned_by_its_hash() {
     }
     insta::assert_snapshot!("bundled_pdf_hashes", pinned);
 }
+
+#[test]
+fn the_pdf_and_the_ubl_carry_the_same_exemption_mention() {
+    // interface create rule 5, files.md §2: each exempt group's mention, the same text
+    // on the PDF and in the UBL, a blank company text falling back to the wording
+    use invoicing_core::context::Context as _;
+    let mut s = base();
+    s["company"]["exemption_mentions"] = json!({"exempted": "  ", "export": "Uitvoer, art. 39"});
+    s["company"]["language"] = json!("nl");
+    let mut sim = crate::support::simulator(&s);
+    let body = json!({"type": "sale_invoice", "relation_id": "rel-acme", "lines": [
+        {"item_name": "a", "quantity": 1, "unit_price": 10, "vat_code": "exempted"},
+        {"item_name": "b", "quantity": 1, "unit_price": 10, "vat_code": "export"}]});
+    let (status, _) = sim.handle(&create_request("app", "", &body));
+    assert_eq!(status, 201);
+    sim.handle(&json!({"method": "TICK"}));
+    let (_, ubl) = sim.handle(&request("app", "GET", "/documents/doc-1/ubl"));
+    let xml = ubl["xml"].as_str().unwrap_or_default();
+    let doc = sim.document("doc-1").expect("stored");
+    let world = sim.world();
+    let relation = world.relation("rel-acme").ok().flatten().expect("relation");
+    let parties = invoicing_core::pdf::Parties {
+        company: world.company(),
+        relation: &relation,
+        location: None,
+        footer: None,
+    };
+    let sheet = invoicing_core::pdf::Sheet::of_document(doc, parties);
+    let mentions: Vec<String> = sheet.vat.iter().filter_map(|r| r.mention.clone()).collect();
+    assert_eq!(mentions, ["Exempt from VAT", "Uitvoer, art. 39"]);
+    for m in &mentions {
+        assert!(
+            xml.contains(&format!(
+                "<cbc:TaxExemptionReason>{m}</cbc:TaxExemptionReason>"
+            )),
+            "{m} in the UBL"
+        );
+    }
+}
