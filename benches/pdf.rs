@@ -1,4 +1,4 @@
-//! The PDF of the 500-line document (files.md §2: layout, DejaVu Sans subset, PDF/A-3b,
+//! The PDF of the 500-line document (docs/files.md §2: layout, DejaVu Sans subset, PDF/A-3b,
 //! `pdf::render_document`) against the create path of the same document: JSON bytes
 //! in → the stored `Document` (`lifecycle::create_bytes`: parse, validate, compute,
 //! number), as `benches/create.rs` and `benches/ubl.rs` measure it. Goal (issue 17):

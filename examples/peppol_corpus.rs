@@ -23,7 +23,7 @@
 //! wrong scheme, a bad check digit, a lowercase country code…), so that the party
 //! rules are exercised too.
 //!
-//! `--attachments N` (files.md §1 and §3; `--count` defaults to N then) gives the
+//! `--attachments N` (docs/files.md §1 and §3; `--count` defaults to N then) gives the
 //! first N documents files, uploaded through the simulator's `multipart` request
 //! between the create and the `TICK`, each of which must answer 201 with the file
 //! listed (the generator fails otherwise). The files cover the six media types with
@@ -975,7 +975,7 @@ fn set_on_line(rng: &mut Rng, body: &mut Value, key: &str, value: &Value) {
 }
 
 // ---------------------------------------------------------------------------------
-// Attachments (files.md §1 and §3): `--attachments N` gives the first N documents
+// Attachments (docs/files.md §1 and §3): `--attachments N` gives the first N documents
 // files uploaded through the simulator's multipart request before the TICK.
 // ---------------------------------------------------------------------------------
 

@@ -317,7 +317,7 @@ async fn route(
     })
     .await
     .unwrap_or_else(|_| invoicing_core::http::internal_error());
-    // GET /documents/{id}/pdf answers the file itself (files.md §2).
+    // GET /documents/{id}/pdf answers the file itself (docs/files.md §2).
     if status == 200 && is_get && uri.path().ends_with("/pdf") {
         if let Some((filename, bytes)) = invoicing_core::http::pdf_file(&answer) {
             let disposition = invoicing_core::http::content_disposition(&filename);

@@ -1,4 +1,4 @@
-//! The files a document carries (files.md §1): an attachment as the document keeps
+//! The files a document carries (docs/files.md §1): an attachment as the document keeps
 //! it (filename, media type, size, SHA-256), and the six media types a file may have.
 //!
 //! The bytes are not part of the document: they are the caller's to keep (a server's
@@ -25,7 +25,7 @@ pub enum MediaType {
 }
 
 impl MediaType {
-    /// Every media type, in the order files.md §1 lists them (the order of the
+    /// Every media type, in the order docs/files.md §1 lists them (the order of the
     /// `allowed` list of `attachment_type_not_allowed`).
     pub const ALL: [MediaType; 6] = [
         Self::Pdf,
@@ -78,7 +78,7 @@ pub struct Attachment {
 }
 
 /// The filename of a document's own PDF: `NUMBER.pdf`, or `ID.pdf` for a document
-/// without a number (files.md §2, §3). Sanitised: a number prefix may hold `/`, so
+/// without a number (docs/files.md §2, §3). Sanitised: a number prefix may hold `/`, so
 /// `/`, `\`, `:`, `*`, `?`, `"`, `<`, `>`, `|` and every control or format character
 /// become `_`.
 ///
@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn media_types_compare_without_case_and_drop_parameters() {
-        // files.md §1: parameters dropped, compared without case
+        // docs/files.md §1: parameters dropped, compared without case
         assert_eq!(
             MediaType::parse("TEXT/CSV; charset=utf-8"),
             Some(MediaType::Csv)

@@ -29,10 +29,10 @@ pub struct Company {
     /// Whether a Peppol send of a document with findings is refused (peppol.md §3).
     pub enforce_peppol_rules: bool,
     /// The language of the company's documents: the PDF's labels and the standard
-    /// exemption wordings (files.md §2). Default `en`.
+    /// exemption wordings (docs/files.md §2). Default `en`.
     pub language: Language,
     /// Whether the UBL embeds the document's own PDF first among its additional
-    /// document references (files.md §3). Default true.
+    /// document references (docs/files.md §3). Default true.
     pub embed_pdf_in_ubl: bool,
     /// The company's legal form (`BV`, `NV`, `SRL` …), printed in the PDF's footer.
     pub legal_form: Option<String>,
@@ -59,7 +59,7 @@ impl Default for Company {
     }
 }
 
-/// The default branding's settings that shape the PDF's page (files.md §2). No
+/// The default branding's settings that shape the PDF's page (docs/files.md §2). No
 /// default branding: a plain page (`Branding::default()`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Branding {

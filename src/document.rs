@@ -358,7 +358,7 @@ pub struct Document {
     pub pdf_available: bool,
     /// Whether a structured XML is stored.
     pub xml_available: bool,
-    /// The files attached, in the order added (files.md §1).
+    /// The files attached, in the order added (docs/files.md §1).
     pub attachments: Vec<crate::attachment::Attachment>,
 }
 

@@ -131,7 +131,7 @@ pub enum ErrorCode {
     /// A change or a send a received document does not take (peppol.md §4).
     ReceivedDocument,
     /// An upload that is not `multipart/form-data`, or a part without a name
-    /// (files.md §1).
+    /// (docs/files.md §1).
     MultipartInvalid,
     /// An attachment's filename that is empty, too long or holds a character a
     /// filename may not hold.

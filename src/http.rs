@@ -136,7 +136,7 @@ pub fn pdf_file(answer: &Value) -> Option<(String, Vec<u8>)> {
     Some((filename.to_owned(), bytes))
 }
 
-/// The `Content-Disposition` of a downloaded file (RFC 6266, files.md §2):
+/// The `Content-Disposition` of a downloaded file (RFC 6266, docs/files.md §2):
 /// `attachment; filename="…"; filename*=UTF-8''…`, the plain `filename` with every
 /// character outside printable ASCII, and `"` and `\`, as `_`; `filename*` the
 /// name percent-encoded in UTF-8.

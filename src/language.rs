@@ -1,4 +1,4 @@
-//! The language of a company's documents (files.md §2): the labels of its PDF and the
+//! The language of a company's documents (docs/files.md §2): the labels of its PDF and the
 //! standard wordings of its exemption mentions, in the PDF and in the UBL alike.
 
 use std::fmt;
@@ -49,7 +49,7 @@ mod tests {
 
     #[test]
     fn language_codes_read_back_and_only_exactly() {
-        // files.md §2: en (default), nl, fr, de; another value is refused
+        // docs/files.md §2: en (default), nl, fr, de; another value is refused
         for l in Language::ALL {
             assert_eq!(Language::parse(l.as_str()), Some(l));
         }

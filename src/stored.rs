@@ -460,7 +460,7 @@ struct IssuedForm {
     attachments: Vec<AttachmentForm>,
 }
 
-/// An attachment as stored: filename, media type, size and SHA-256 (files.md §1).
+/// An attachment as stored: filename, media type, size and SHA-256 (docs/files.md §1).
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AttachmentForm {

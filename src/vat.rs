@@ -113,7 +113,7 @@ impl VatCode {
         }
     }
 
-    /// The standard exemption wording of an exempt code in a language (files.md §2):
+    /// The standard exemption wording of an exempt code in a language (docs/files.md §2):
     /// the English wordings are [`VatCode::exemption`]'s; the Dutch, French and German
     /// ones use the legal terms of the Belgian VAT Code (reverse charge, and the
     /// exemptions of art. 39bis and art. 39). `None` for a code without a mention.
@@ -215,7 +215,7 @@ mod tests {
 
     #[test]
     fn exemption_wordings_exist_in_every_language_with_the_legal_terms() {
-        // files.md §2: the standard wordings in en, nl, fr, de; English unchanged;
+        // docs/files.md §2: the standard wordings in en, nl, fr, de; English unchanged;
         // reverse charge and the art. 39bis / 39 exemptions in their legal terms
         use crate::language::Language;
         for code in VatCode::ALL {

@@ -88,7 +88,7 @@ fn party(p: &invoicing_core::received::ReceivedParty) -> String {
 fn read_clean(name: &str) -> (ReceivedDocument, Value) {
     let doc = read(&fixture(name));
     assert!(doc.checks.is_empty(), "{name}: {:?}", doc.checks);
-    // files.md §2: a UBL has a PDF from the start (embedded or rendered)
+    // docs/files.md §2: a UBL has a PDF from the start (embedded or rendered)
     assert!(doc.xml_available && doc.pdf_available);
     assert_eq!(
         doc.xml.as_deref().map(str::as_bytes),

@@ -263,7 +263,7 @@ fn play(server: &Server, scenario: &Value) -> Vec<(u16, Value)> {
                 )
             }
             "GET" if path.ends_with("/pdf") => {
-                // files.md §2: the server answers the file itself; read back as the
+                // docs/files.md §2: the server answers the file itself; read back as the
                 // simulator's answer
                 let (status, head, bytes) =
                     http_with(&server.addr, "GET", path, auth.as_deref(), None, b"");

@@ -1,4 +1,4 @@
-//! Attachments (files.md §1): any bytes as a request's `Content-Type` header and
+//! Attachments (docs/files.md §1): any bytes as a request's `Content-Type` header and
 //! body, read by `files::multipart::parse`, then `files::accept` on a small stored
 //! document.
 //!

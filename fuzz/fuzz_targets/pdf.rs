@@ -1,4 +1,4 @@
-//! The PDF renderer (files.md §2): any accepted document, with arbitrary party
+//! The PDF renderer (docs/files.md §2): any accepted document, with arbitrary party
 //! strings (any Unicode, names of 10 000 characters and more) and arbitrary item
 //! texts and amounts (up to the 10^15 bound), rendered as the document's PDF.
 //!

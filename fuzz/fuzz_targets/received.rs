@@ -2,7 +2,7 @@
 //!
 //! Invariants:
 //! - reading never panics and is deterministic (the same bytes, the same document);
-//! - `pdf_available` exactly when the bytes are a PDF (`%PDF-`) or a UBL (files.md §2:
+//! - `pdf_available` exactly when the bytes are a PDF (`%PDF-`) or a UBL (docs/files.md §2:
 //!   its embedded PDF or one rendered from what it states);
 //! - not UBL (`xml_available` false): type `unknown`, exactly one check, `not_ubl`,
 //!   no XML kept, every amount null, no line, no allowance, no VAT group;

@@ -1,4 +1,4 @@
-//! Files (files.md §1): the `multipart/form-data` reader of an upload, and the
+//! Files (docs/files.md §1): the `multipart/form-data` reader of an upload, and the
 //! rules of `POST /documents/{id}/attachments`.
 //!
 //! ```

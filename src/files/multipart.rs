@@ -1,5 +1,5 @@
 //! A `multipart/form-data` reader (RFC 7578 over RFC 2046): the one place a request's
-//! multipart body is parsed, so that a server answers as the simulator (files.md §1).
+//! multipart body is parsed, so that a server answers as the simulator (docs/files.md §1).
 //!
 //! ```
 //! use invoicing_core::files::multipart;

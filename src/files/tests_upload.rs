@@ -1,4 +1,4 @@
-//! The upload rules of files.md §1: one named test per refusal, each asserting the
+//! The upload rules of docs/files.md §1: one named test per refusal, each asserting the
 //! code, the loc and the ctx of every error of the answer.
 
 use super::multipart::{self, MultipartError, Part};

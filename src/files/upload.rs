@@ -1,4 +1,4 @@
-//! The rules of `POST /documents/{id}/attachments` (files.md §1) as pure functions:
+//! The rules of `POST /documents/{id}/attachments` (docs/files.md §1) as pure functions:
 //! the parts of a request and the stored document in, the new [`Attachment`] and the
 //! bytes to keep out, or every error in one answer.
 //!
@@ -10,7 +10,7 @@
 //! [`Upload::bytes`] (a blob store, the simulator's world) and stores
 //! [`Upload::attached_to`], the document with the attachment added last.
 //!
-//! ## Decisions where files.md is silent
+//! ## Decisions where docs/files.md is silent
 //!
 //! - A part whose name is absent or empty is "a part without a name"
 //!   (`multipart_invalid`).
@@ -27,7 +27,7 @@
 //! - `input` carries what the client wrote in a header: the filename as sent (before
 //!   trimming) for `attachment_filename_invalid`, the Content-Type as sent for
 //!   `attachment_type_not_allowed`. A part's bytes are never echoed; `ctx` is exactly
-//!   what files.md gives.
+//!   what docs/files.md gives.
 //! - The errors' order in the list: `document_locked`, then the parts' names, the
 //!   filename, the type, then the bytes (not part of the contract).
 
@@ -61,7 +61,7 @@ pub struct Upload<'b> {
 
 impl Upload<'_> {
     /// The document with this attachment added last (no status or flag changes,
-    /// files.md §1). A sandbox answers it and keeps nothing.
+    /// docs/files.md §1). A sandbox answers it and keeps nothing.
     pub fn attached_to(&self, doc: &Document) -> Document {
         let mut doc = doc.clone();
         doc.attachments.push(self.attachment.clone());
@@ -69,7 +69,7 @@ impl Upload<'_> {
     }
 }
 
-/// The checks of an upload in the order of files.md §1, once the caller has
+/// The checks of an upload in the order of docs/files.md §1, once the caller has
 /// answered the id and `received_document`:
 ///
 /// 1. a deleted document: `document_deleted` at `["path","id"]`, alone;
@@ -226,7 +226,7 @@ fn check_filename(filename: Option<&str>, errors: &mut Vec<ValidationError>) -> 
     }
 }
 
-/// What is wrong with a filename as sent, if anything (files.md §1).
+/// What is wrong with a filename as sent, if anything (docs/files.md §1).
 pub fn filename_problem(sent: &str) -> Option<&'static str> {
     let name = sent.trim();
     if name.is_empty() {
@@ -358,7 +358,7 @@ fn check_document_limits(doc: &Document, size: u64, errors: &mut Vec<ValidationE
     }
 }
 
-/// Whether the bytes are what the media type says (files.md §1).
+/// Whether the bytes are what the media type says (docs/files.md §1).
 pub fn content_matches(mimetype: MediaType, bytes: &[u8]) -> bool {
     match mimetype {
         MediaType::Pdf => bytes.starts_with(b"%PDF-"),
@@ -386,7 +386,7 @@ fn byte_len(bytes: &[u8]) -> u64 {
     u64::try_from(bytes.len()).unwrap_or(u64::MAX)
 }
 
-/// Bytes handed back for an attachment that are not the ones stored (files.md §1):
+/// Bytes handed back for an attachment that are not the ones stored (docs/files.md §1):
 /// a server answers 500 `internal_error`, never a wrong UBL.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BytesMismatch {

@@ -53,8 +53,8 @@ pub(super) fn compute_amounts(
 }
 
 /// The exemption mention of each VAT group: the company's text for its code, else the
-/// standard wording in the company's language; the VATEX code stays (decisions.md §4,
-/// files.md §2).
+/// standard wording in the company's language; the VATEX code stays
+/// (docs/files.md §2).
 pub fn exemptions(company: &Company, computation: &Computation) -> Vec<Option<Exemption>> {
     computation
         .groups
@@ -66,7 +66,7 @@ pub fn exemptions(company: &Company, computation: &Computation) -> Vec<Option<Ex
                     .get(&g.vat_code)
                     .cloned()
                     .unwrap_or_else(|| {
-                        // files.md §2: the standard wording follows the company's language
+                        // docs/files.md §2: the standard wording follows the company's language
                         g.vat_code
                             .exemption_in(company.language)
                             .unwrap_or(english)

@@ -429,7 +429,7 @@ impl Patching<'_> {
     ///
     /// A PATCH that changes a document not under the edit lock makes its PDF stale:
     /// `pdf_available` turns false until the asynchronous world renders it again
-    /// (files.md §2). A document under the edit lock never gets a new PDF.
+    /// (docs/files.md §2). A document under the edit lock never gets a new PDF.
     fn derive(self, paid_sent: bool) -> Document {
         let mut next = self.next;
         if paid_sent || next.computation.total_amount != self.stored.computation.total_amount {

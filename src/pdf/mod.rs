@@ -1,4 +1,4 @@
-//! The document's PDF (files.md §2): a pure function of the document, its parties,
+//! The document's PDF (docs/files.md §2): a pure function of the document, its parties,
 //! the company's language and the default branding. Same input, same bytes: no clock
 //! (the PDF's dates are the document's issue date) and no random identifier.
 //!
@@ -41,7 +41,7 @@ pub enum ImageFormat {
     Jpeg,
 }
 
-/// A branding's logo, checked (files.md §2: PNG or JPEG, at most 1 MiB and 4096 ×
+/// A branding's logo, checked (docs/files.md §2: PNG or JPEG, at most 1 MiB and 4096 ×
 /// 4096 pixels, not CMYK).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Logo {

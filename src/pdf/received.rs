@@ -1,4 +1,4 @@
-//! The sheet of a received UBL that came without a PDF of its own (files.md §2): the
+//! The sheet of a received UBL that came without a PDF of its own (docs/files.md §2): the
 //! same layout, from what the UBL states: its parties' names and addresses, its lines,
 //! its VAT breakdown and totals, as the received document's JSON writes them.
 //!

@@ -1,4 +1,4 @@
-//! Tests of the PDF, one per rule of files.md §2. Text is checked on the [`Sheet`]
+//! Tests of the PDF, one per rule of docs/files.md §2. Text is checked on the [`Sheet`]
 //! (pure); the file's properties on its bytes (header, PDF/A identification in the
 //! XMP, page count).
 
@@ -459,7 +459,7 @@ fn the_footer_carries_legal_form_register_and_branding_text() {
 
 #[test]
 fn any_unicode_and_huge_input_render_without_panic() {
-    // files.md §2: any Unicode shown (U+FFFD for what the font lacks), long text
+    // docs/files.md §2: any Unicode shown (U+FFFD for what the font lacks), long text
     // wrapped, amounts near 10^15, never a panic
     let mut w = World::new(Language::De);
     let long = "Ünïcødé 名前 ✓ \u{7}\u{200B}\u{202E}\t\u{FFFF}\u{10FFFD} مرحبا 😀 ".repeat(400);
@@ -537,7 +537,7 @@ fn png(w: u32, h: u32) -> Vec<u8> {
 
 #[test]
 fn logo_refusals() {
-    // files.md §2: PNG or JPEG, at most 1 MiB and 4096 × 4096 pixels, not CMYK
+    // docs/files.md §2: PNG or JPEG, at most 1 MiB and 4096 × 4096 pixels, not CMYK
     let ok = Logo::read(&png(3, 2)).unwrap();
     assert_eq!((ok.format, ok.width, ok.height), (ImageFormat::Png, 3, 2));
     assert!(Logo::read(b"GIF89a....")

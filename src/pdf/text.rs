@@ -124,7 +124,7 @@ mod tests {
 
     #[test]
     fn control_characters_become_replacement_characters() {
-        // files.md §2: controls, format and non-characters as U+FFFD, TAB as a space
+        // docs/files.md §2: controls, format and non-characters as U+FFFD, TAB as a space
         let m = Metrics::parse(REGULAR).unwrap();
         assert_eq!(
             m.clean("a\u{7}b\u{200B}c\td\u{FFFF}e\u{FDD0}f\u{E000}g"),
@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn characters_the_font_lacks_become_replacement_characters() {
-        // files.md §2: a character the font lacks is U+FFFD, which the font has
+        // docs/files.md §2: a character the font lacks is U+FFFD, which the font has
         for data in [REGULAR, BOLD] {
             let m = Metrics::parse(data).unwrap();
             assert!(m.glyph(REPLACEMENT).is_some());

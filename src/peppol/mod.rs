@@ -160,7 +160,7 @@ impl<'a> Roles<'a> {
     }
 }
 
-/// The bytes of a document's files, handed back to write its UBL (files.md §3): the
+/// The bytes of a document's files, handed back to write its UBL (docs/files.md §3): the
 /// crate keeps only each attachment's size and SHA-256, the caller keeps the bytes.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct UblFiles<'a> {
@@ -197,7 +197,7 @@ pub enum UblError {
     Io(#[from] std::io::Error),
 }
 
-/// The description of a document's own PDF in the UBL (files.md §3).
+/// The description of a document's own PDF in the UBL (docs/files.md §3).
 fn pdf_description(kind: UblKind) -> &'static str {
     match kind {
         UblKind::Invoice => "Commercial invoice",
@@ -214,7 +214,7 @@ fn embedded_pdf_name(doc: &Document, company: &Company, has_pdf: bool) -> Option
 }
 
 /// Writes the UBL document of an issued document as it stands into `out`, with its
-/// files embedded (files.md §3): the document's own PDF first when the company embeds
+/// files embedded (docs/files.md §3): the document's own PDF first when the company embeds
 /// it and `files.pdf` holds it, then every attachment in order, each encoded as it is
 /// read. Returns `Ok(false)`, writing nothing, for a proforma, which has no UBL.
 /// `location` is the delivery location the document names, when it has one.

@@ -484,7 +484,7 @@ pub(crate) fn has_kind(doc: &Document, kind: AllowanceKind) -> bool {
 }
 
 /// Writes the UBL of `doc` with the parties in their roles.
-/// A file embedded as a `cac:AdditionalDocumentReference` (files.md §3): its ID,
+/// A file embedded as a `cac:AdditionalDocumentReference` (docs/files.md §3): its ID,
 /// description, media type, filename and bytes.
 pub(crate) struct Reference<'a> {
     pub(crate) id: &'a str,

@@ -1,4 +1,4 @@
-//! The first PDF a received UBL embeds (files.md §2): the first
+//! The first PDF a received UBL embeds (docs/files.md §2): the first
 //! `cac:AdditionalDocumentReference/cac:Attachment/cbc:EmbeddedDocumentBinaryObject`
 //! of the root whose `mimeCode` is `application/pdf` (without case), whose base64
 //! decodes (white space skipped) and whose bytes start with `%PDF-`.
@@ -99,7 +99,7 @@ mod tests {
 
     #[test]
     fn the_first_embedded_pdf_is_the_documents_pdf() {
-        // files.md §2: the first EmbeddedDocumentBinaryObject with mimeCode
+        // docs/files.md §2: the first EmbeddedDocumentBinaryObject with mimeCode
         // application/pdf (without case), base64 with white space skipped, %PDF-
         let pdf = encode_base64(b"%PDF-1.7 first");
         let wrapped = format!("{}\n  {}", &pdf[..8], &pdf[8..]);
@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn an_embedded_object_that_is_not_a_pdf_does_not_count() {
-        // files.md §2: it counts when its base64 decodes and it starts with %PDF-
+        // docs/files.md §2: it counts when its base64 decodes and it starts with %PDF-
         let text = ubl(&format!(
             "{}{}",
             reference("application/pdf", "*** not base64 ***"),

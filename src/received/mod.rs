@@ -471,7 +471,7 @@ pub fn read(bytes: &[u8]) -> ReceivedDocument {
     }
 }
 
-/// The PDF that came with received bytes (files.md §2): the bytes themselves when
+/// The PDF that came with received bytes (docs/files.md §2): the bytes themselves when
 /// they are a PDF (`%PDF-`), else the first PDF a UBL embeds (see
 /// `embedded::first_pdf`); `None` otherwise (a UBL without one is rendered from what
 /// it states).
@@ -791,7 +791,7 @@ impl ReceivedDocument {
             checks: all_checks,
             xml: Some(text.to_owned()),
             xml_available: true,
-            // files.md §2 (superseding peppol.md §4): a UBL has a PDF from the start,
+            // docs/docs/files.md §2: a UBL has a PDF from the start,
             // the one it embeds or one rendered from what it states.
             pdf_available: true,
         }

@@ -1,4 +1,4 @@
-//! The files of documents in the simulator (files.md): the attachments' bytes, which
+//! The files of documents in the simulator (docs/files.md): the attachments' bytes, which
 //! the world keeps for the caller, and each document's PDF.
 //!
 //! A document's PDF is the one rendered when its `pdf_available` turned true, with
@@ -175,7 +175,7 @@ impl Simulator {
         self.files.pdfs.get(id).cloned()
     }
 
-    /// `GET /documents/{id}/pdf` (files.md §2): the filename, type, size, SHA-256 and
+    /// `GET /documents/{id}/pdf` (docs/files.md §2): the filename, type, size, SHA-256 and
     /// bytes (base64) of the document's PDF; `pdf_not_available` when it has none.
     pub(super) fn pdf_answer(&mut self, id: &str) -> Answer {
         let number = if let Some(doc) = self.documents.get(id) {
@@ -204,7 +204,7 @@ impl Simulator {
         )
     }
 
-    /// `POST /documents/{id}/attachments` (files.md §1): permission `u`, the id, a
+    /// `POST /documents/{id}/attachments` (docs/files.md §1): permission `u`, the id, a
     /// received document, then the upload rules of [`crate::files::accept`]. A sandbox
     /// client gets the live answer and nothing is kept.
     pub(super) fn attach(&mut self, caller: Caller, id: &str, req: &Request) -> Out {

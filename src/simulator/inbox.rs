@@ -181,7 +181,7 @@ pub(crate) fn read_received(
             }
         };
         let doc = received::read(&bytes);
-        // files.md §2: a received PDF, or the first PDF a UBL embeds, is the
+        // docs/files.md §2: a received PDF, or the first PDF a UBL embeds, is the
         // document's own PDF; any other UBL gets one rendered from what it states,
         // in the company's language, when it is received (a later PATCH of its paid
         // amount changes no kept PDF).

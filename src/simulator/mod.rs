@@ -225,7 +225,7 @@ impl Simulator {
 
     /// Handles one HTTP request: its method, its target (path and query), its
     /// `authorization` and `content-type` headers and its body bytes; `TICK` and `SET`
-    /// are the methods of the back office (simulator.md). The answer is the one
+    /// are the methods of the back office (docs/scenario.md). The answer is the one
     /// [`Simulator::handle`] gives for the same request in a scenario. An upload
     /// (`POST /documents/{id}/attachments`) reads the body as `multipart/form-data`.
     pub fn handle_http(

@@ -180,7 +180,7 @@ impl Brandings {
     }
 
     /// The index of the default branding (the first whose record says
-    /// `"default": true`), which shapes every PDF rendered (files.md §2); `None`: a
+    /// `"default": true`), which shapes every PDF rendered (docs/files.md §2); `None`: a
     /// plain page.
     pub(crate) fn default_index(&self) -> Option<usize> {
         self.defaults.first().copied()

@@ -49,7 +49,7 @@ pub(crate) struct Request<'a> {
     pub(crate) authorization: Option<String>,
     /// The body.
     pub(crate) body: ReqBody<'a>,
-    /// An upload (files.md §1): a scenario's `multipart` parts, or an HTTP body with
+    /// An upload (docs/files.md §1): a scenario's `multipart` parts, or an HTTP body with
     /// its `Content-Type`; `None` for a scenario request without `multipart`.
     pub(crate) multipart: Option<Upload>,
 }

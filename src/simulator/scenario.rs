@@ -471,7 +471,7 @@ fn read_company(value: &Value) -> Result<crate::context::Company, ScenarioError>
         legal_notice: opt_str(rec, &at, "legal_notice")?.map(str::to_owned),
         party: read_party(rec, &at, true)?,
         enforce_peppol_rules: opt_bool(rec, &at, "enforce_peppol_rules")?.unwrap_or(false),
-        // files.md §2, §3: the documents' language, the PDF in the UBL, the footer
+        // docs/files.md §2, §3: the documents' language, the PDF in the UBL, the footer
         language: match opt_str(rec, &at, "language")? {
             None => crate::language::Language::En,
             Some(code) => crate::language::Language::parse(code).ok_or_else(|| {
@@ -737,7 +737,7 @@ fn read_brandings(top: &Object) -> Result<Vec<(String, Branding)>, ScenarioError
 }
 
 /// A branding's `color` (`#RRGGBB`), `logo` (`{"base64": PNG or JPEG}`) and `footer`
-/// (at most 500 characters) (files.md §2): a wrong type or an invalid value makes the
+/// (at most 500 characters) (docs/files.md §2): a wrong type or an invalid value makes the
 /// scenario malformed.
 fn read_branding(rec: &Object, at: &str) -> Result<Branding, ScenarioError> {
     let color = match opt_str(rec, &at, "color")? {

@@ -1,4 +1,4 @@
-//! Files in the simulator (files.md): `POST /documents/{id}/attachments` with a
+//! Files in the simulator (docs/files.md): `POST /documents/{id}/attachments` with a
 //! scenario's `multipart` parts, the order of its checks, the sandbox, the
 //! attachments in the document and in its UBL, and `GET /documents/{id}/pdf`.
 
@@ -23,7 +23,7 @@ fn upload(client: &str, id: &str, parts: &Value) -> Value {
 
 #[test]
 fn an_attachment_is_listed_in_the_order_added_and_changes_no_flag() {
-    // files.md §1: 201 with the document; attachments lists {filename, mimetype} in
+    // docs/files.md §1: 201 with the document; attachments lists {filename, mimetype} in
     // the order added; the same filename may come twice; no status or flag changes
     let out = answers(vec![
         create_request("app", "", &invoice()),
@@ -56,7 +56,7 @@ fn an_attachment_is_listed_in_the_order_added_and_changes_no_flag() {
 
 #[test]
 fn attaching_needs_the_u_permission_before_the_id_is_looked_up() {
-    // files.md §1: authentication (401), permission u (403), then the id (404)
+    // docs/files.md §1: authentication (401), permission u (403), then the id (404)
     let out = answers(vec![
         upload(
             "creator",
@@ -78,7 +78,7 @@ fn attaching_needs_the_u_permission_before_the_id_is_looked_up() {
 
 #[test]
 fn an_empty_multipart_list_is_missing_at_body_file() {
-    // files.md §1: "multipart": [] is missing at ["body","file"]
+    // docs/files.md §1: "multipart": [] is missing at ["body","file"]
     let out = answers(vec![
         create_request("app", "", &invoice()),
         upload("app", "doc-1", &json!([])),
@@ -88,7 +88,7 @@ fn an_empty_multipart_list_is_missing_at_body_file() {
 
 #[test]
 fn a_request_without_multipart_is_multipart_invalid() {
-    // files.md §1: a body that is not multipart is multipart_invalid at ["body"]
+    // docs/files.md §1: a body that is not multipart is multipart_invalid at ["body"]
     let out = answers(vec![
         create_request("app", "", &invoice()),
         request_with(
@@ -103,7 +103,7 @@ fn a_request_without_multipart_is_multipart_invalid() {
 
 #[test]
 fn a_part_without_a_name_is_multipart_invalid_alone() {
-    // files.md §1: a part without a name: multipart_invalid at ["body"], answered alone
+    // docs/files.md §1: a part without a name: multipart_invalid at ["body"], answered alone
     let out = answers(vec![
         create_request("app", "", &invoice()),
         upload(
@@ -118,7 +118,7 @@ fn a_part_without_a_name_is_multipart_invalid_alone() {
 
 #[test]
 fn every_other_refusal_is_collected_in_one_answer() {
-    // files.md §1: every other error in one answer, each at its loc; a locked
+    // docs/files.md §1: every other error in one answer, each at its loc; a locked
     // document gets document_locked at ["body","file"]
     let mut s = base();
     s["documents"] = json!([{"id": "doc-old", "create": invoice(),
@@ -155,7 +155,7 @@ fn every_other_refusal_is_collected_in_one_answer() {
 
 #[test]
 fn a_deleted_or_received_document_is_answered_alone() {
-    // files.md §1: document_deleted, then received_document, each at ["path","id"]
+    // docs/files.md §1: document_deleted, then received_document, each at ["path","id"]
     let mut s = base();
     s["documents"] = json!([{"id": "doc-old", "create": invoice(),
                              "state": {"accounting_status": "deleted"}}]);
@@ -173,7 +173,7 @@ fn a_deleted_or_received_document_is_answered_alone() {
 
 #[test]
 fn a_sandbox_upload_is_answered_live_and_not_kept() {
-    // files.md §1: a sandbox client gets the live answer and nothing is kept
+    // docs/files.md §1: a sandbox client gets the live answer and nothing is kept
     let out = answers(vec![
         create_request("app", "", &invoice()),
         upload("sbx", "doc-1", &json!([part("a.csv", "text/csv", b"x")])),
@@ -189,7 +189,7 @@ fn a_sandbox_upload_is_answered_live_and_not_kept() {
 
 #[test]
 fn multipart_beside_body_or_undecodable_base64_is_malformed() {
-    // files.md §1: multipart beside body, or base64 that does not decode, makes the
+    // docs/files.md §1: multipart beside body, or base64 that does not decode, makes the
     // scenario malformed
     let beside = with_requests(
         base(),
@@ -212,7 +212,7 @@ fn multipart_beside_body_or_undecodable_base64_is_malformed() {
 
 #[test]
 fn the_ubl_embeds_each_attachment_in_order() {
-    // files.md §3: each attachment one cac:AdditionalDocumentReference, in order,
+    // docs/files.md §3: each attachment one cac:AdditionalDocumentReference, in order,
     // cbc:ID its filename, the bytes in base64 with mimeCode and filename
     let out = answers(vec![
         create_request("app", "", &invoice()),
@@ -238,7 +238,7 @@ fn the_ubl_embeds_each_attachment_in_order() {
 
 #[test]
 fn the_pdf_is_not_available_before_the_tick() {
-    // files.md §2: pdf_available false answers pdf_not_available at ["path","id"]
+    // docs/files.md §2: pdf_available false answers pdf_not_available at ["path","id"]
     let out = answers(vec![
         create_request("app", "", &invoice()),
         request("app", "GET", "/documents/doc-1/pdf"),
@@ -250,7 +250,7 @@ fn the_pdf_is_not_available_before_the_tick() {
 
 #[test]
 fn a_received_pdf_is_its_own_pdf() {
-    // files.md §2: a received PDF is its own PDF
+    // docs/files.md §2: a received PDF is its own PDF
     let mut s = base();
     s["received"] = json!([{"id": "in-1", "base64": encode_base64(b"%PDF-1.4 mail")}]);
     let out = responses(&with_requests(
@@ -267,7 +267,7 @@ fn a_received_pdf_is_its_own_pdf() {
 
 #[test]
 fn a_received_ubl_without_a_pdf_gets_one_rendered_from_what_it_states() {
-    // files.md §2: any other UBL is rendered from its unified view; pdf_available is
+    // docs/files.md §2: any other UBL is rendered from its unified view; pdf_available is
     // true from the start
     let ubl = include_str!("../fixtures/peppol/base-example.xml");
     let mut s = base();
@@ -291,7 +291,7 @@ fn a_received_ubl_without_a_pdf_gets_one_rendered_from_what_it_states() {
 
 #[test]
 fn a_received_ubl_that_embeds_a_pdf_has_those_bytes_as_its_pdf() {
-    // files.md §2: the first EmbeddedDocumentBinaryObject with mimeCode
+    // docs/files.md §2: the first EmbeddedDocumentBinaryObject with mimeCode
     // application/pdf is the received document's PDF
     let ubl = include_str!("../fixtures/peppol/base-example.xml");
     let embedded = format!(
@@ -317,7 +317,7 @@ fn pdf_bytes(answer: &(u16, Value)) -> Vec<u8> {
 
 #[test]
 fn a_patch_of_an_unlocked_document_makes_its_pdf_stale_until_the_next_tick() {
-    // files.md §2: a PATCH that changes a document not under the edit lock sets
+    // docs/files.md §2: a PATCH that changes a document not under the edit lock sets
     // pdf_available false until the next TICK renders it again
     let out = answers(vec![
         create_request("app", "", &invoice()),
@@ -351,7 +351,7 @@ fn a_patch_of_an_unlocked_document_makes_its_pdf_stale_until_the_next_tick() {
 
 #[test]
 fn a_locked_document_keeps_its_pdf_through_a_payment() {
-    // files.md §2: a document under the edit lock never gets a new PDF
+    // docs/files.md §2: a document under the edit lock never gets a new PDF
     let mut s = base();
     s["documents"] = json!([{"id": "doc-old", "create": invoice(),
                              "state": {"peppol_status": "sent", "pdf_available": true}}]);
@@ -375,7 +375,7 @@ fn a_locked_document_keeps_its_pdf_through_a_payment() {
 
 #[test]
 fn the_kept_pdf_is_the_one_rendered_at_the_tick() {
-    // files.md §2: the PDF is rendered when pdf_available turns true and then kept: a
+    // docs/files.md §2: the PDF is rendered when pdf_available turns true and then kept: a
     // later SET of the paid amount or a new default branding changes no kept PDF
     let asked_at_once = answers(vec![
         create_request("app", "", &invoice()),
@@ -400,7 +400,7 @@ fn the_kept_pdf_is_the_one_rendered_at_the_tick() {
 
 #[test]
 fn every_bundled_documents_pdf_is_pinned_by_its_hash() {
-    // files.md §2: same input, same bytes: the size and SHA-256 of the PDF of every
+    // docs/files.md §2: same input, same bytes: the size and SHA-256 of the PDF of every
     // document of every bundled scenario (issued after a TICK, and received)
     let mut pinned = String::new();
     for name in ["quickstart", "lifecycle", "peppol", "inbox", "files"] {
@@ -452,7 +452,7 @@ fn every_bundled_documents_pdf_is_pinned_by_its_hash() {
 
 #[test]
 fn the_pdf_and_the_ubl_carry_the_same_exemption_mention() {
-    // interface create rule 5, files.md §2: each exempt group's mention, the same text
+    // interface create rule 5, docs/files.md §2: each exempt group's mention, the same text
     // on the PDF and in the UBL, a blank company text falling back to the wording
     use invoicing_core::context::Context as _;
     let mut s = base();

@@ -45,7 +45,7 @@ fn received_invoice_reads_as_stated_with_its_relation_and_purchases_journal() {
     assert_eq!(doc["xml_available"], true);
     assert_eq!(
         doc["pdf_available"], true,
-        "files.md §2: rendered from what it states"
+        "docs/files.md §2: rendered from what it states"
     );
     assert_eq!(doc["payment_terms"], Value::Null);
     assert_eq!(doc["create_date"], "2026-11-19T07:12:00Z");

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks rendered PDFs against their documents (files.md §2).
+"""Checks rendered PDFs against their documents (docs/files.md §2).
 
 Usage: check.py DIR
 
