@@ -21,41 +21,15 @@
 //!
 //! Same seed, same files.
 
+#[path = "support/rng.rs"]
+mod rng;
+
 use invoicing_core::attachment::decode_base64;
 use invoicing_core::simulator::run;
+use rng::Rng;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// splitmix64: a tiny, well-mixed, seeded generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
-    }
-
-    fn chance(&mut self, pct: u64) -> bool {
-        self.below(100) < pct
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        let i = usize::try_from(self.below(items.len() as u64)).unwrap_or(0);
-        &items[i.min(items.len().saturating_sub(1))]
-    }
-}
 
 const NAMES: &[&str] = &[
     "Brouwerij De Kaai NV",

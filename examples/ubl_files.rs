@@ -19,6 +19,8 @@
 //! It prints the UBL's size and the attachments' size on standard error. `none` builds
 //! the same document and attachments and writes nothing: the baseline of the process.
 
+#[path = "support/rng.rs"]
+mod rng;
 #[path = "../benches/support/world.rs"]
 mod world;
 
@@ -28,21 +30,9 @@ use invoicing_core::document::Document;
 use invoicing_core::files::{accept, Part, MAX_TOTAL_BYTES};
 use invoicing_core::lifecycle::create_bytes;
 use invoicing_core::peppol::{write_ubl, UblFiles};
+use rng::Rng;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
-
-/// splitmix64: pseudo-random bytes that neither compress nor share pages.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
 
 /// `size` bytes: `head`, then pseudo-random bytes. Allocated once at its size.
 fn binary(head: &[u8], size: usize, seed: u64) -> Vec<u8> {
