@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Import circles between the files of src/ (issue 18).
+
+Each .rs file of src/ (unit-test files `tests*.rs` and `#[cfg(test)]` blocks aside)
+is a node; a path `crate::a::b::…`, `super::…` or `self::…` named in the file is an
+edge to the deepest file module it goes through. A `use` of a parent module's
+re-export (`super::X` where the parent only re-exports X from a sibling) counts as an
+edge to the parent, so a module must import from the file that defines a thing.
+Prints every strongly connected component of more than one file and exits 1 when
+there is one.
+"""
+import os
+import re
+import sys
+
+ROOT = sys.argv[1] if len(sys.argv) > 1 else "src"
+
+
+def module_of(path):
+    rel = os.path.relpath(path, ROOT)[:-3].split(os.sep)
+    if rel[-1] in ("mod", "lib"):
+        rel = rel[:-1]
+    return tuple(rel)
+
+
+def strip(text):
+    text = re.sub(r"//[^\n]*", "", text)
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
+    # unit tests inside a file: from `#[cfg(test)]` + `mod` to the end of the file
+    m = re.search(r"#\[cfg\(test\)\]\s*(pub\s+)?mod\s+\w+\s*\{", text)
+    if m:
+        text = text[: m.start()]
+    return text
+
+
+def expand_use(tree):
+    """`a::{b, c::{d, e}}` -> ['a::b', 'a::c::d', 'a::c::e']"""
+    tree = tree.strip()
+    i = tree.find("{")
+    if i < 0:
+        return [tree.split(" as ")[0].strip()]
+    prefix = tree[:i]
+    body = tree[i + 1 : tree.rfind("}")]
+    parts, depth, cur = [], 0, ""
+    for ch in body:
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        depth += ch == "{"
+        depth -= ch == "}"
+        cur += ch
+    parts.append(cur)
+    out = []
+    for p in parts:
+        if p.strip():
+            out += [prefix + q for q in expand_use(p)]
+    return out
+
+
+files = {}
+for dirpath, _, names in os.walk(ROOT):
+    for n in names:
+        if n.endswith(".rs") and not n.startswith("tests"):
+            p = os.path.join(dirpath, n)
+            files[module_of(p)] = p
+mods = set(files)
+
+
+def resolve(me, path):
+    segs = [s for s in path.replace(" ", "").split("::") if s]
+    if not segs:
+        return None
+    if segs[0] == "crate":
+        base, segs = (), segs[1:]
+    elif segs[0] in ("super", "self"):
+        base = me
+        while segs and segs[0] in ("super", "self"):
+            if segs[0] == "super":
+                base = base[:-1]
+            segs = segs[1:]
+    else:
+        return None
+    best = base if base in mods else None
+    cur = base
+    for s in segs:
+        cur = cur + (s,)
+        if cur in mods:
+            best = cur
+        else:
+            break
+    return best
+
+
+edges = {m: set() for m in mods}
+for m, p in files.items():
+    text = strip(open(p, encoding="utf-8").read())
+    paths = []
+    for u in re.finditer(r"\buse\s+([^;]+);", text):
+        paths += expand_use(u.group(1))
+    paths += re.findall(r"\b(?:crate|super|self)(?:::\w+)+", text)
+    for path in paths:
+        t = resolve(m, path)
+        if t is not None and t != m and t != ():
+            edges[m].add(t)
+
+# Tarjan's strongly connected components
+index, low, on, stack, sccs, counter = {}, {}, set(), [], [], [0]
+sys.setrecursionlimit(10000)
+
+
+def visit(v):
+    index[v] = low[v] = counter[0]
+    counter[0] += 1
+    stack.append(v)
+    on.add(v)
+    for w in edges[v]:
+        if w not in index:
+            visit(w)
+            low[v] = min(low[v], low[w])
+        elif w in on:
+            low[v] = min(low[v], index[w])
+    if low[v] == index[v]:
+        comp = []
+        while True:
+            w = stack.pop()
+            on.discard(w)
+            comp.append(w)
+            if w == v:
+                break
+        if len(comp) > 1:
+            sccs.append(comp)
+
+
+for v in sorted(mods):
+    if v not in index:
+        visit(v)
+
+name = lambda m: "/".join(m) or "lib"
+for comp in sccs:
+    comp = sorted(comp)
+    print("circle:", ", ".join(name(m) for m in comp))
+    for a in comp:
+        for b in sorted(edges[a]):
+            if b in comp:
+                print(f"  {name(a)} -> {name(b)}")
+print(f"{len(files)} files, {sum(len(e) for e in edges.values())} imports, {len(sccs)} circles")
+sys.exit(1 if sccs else 0)
