@@ -620,7 +620,7 @@ impl Document {
         let vatex = ex.and_then(|e| e.code.as_deref()).or(standard_code);
         let reason = ex
             .map(|e| e.reason.as_str())
-            .filter(|r| r.chars().any(|c| !matches!(c, ' ' | '\t' | '\r' | '\n')))
+            .filter(|r| !crate::party::is_blank(r))
             .unwrap_or(wording)
             .to_owned();
         Some((vatex, reason))
@@ -633,6 +633,11 @@ impl Document {
 
     /// The response shape of the document as a JSON value (see the `Serialize`
     /// implementation, which writes the same shape straight to bytes).
+    ///
+    /// Infallible: `serde_json::to_value` fails only on a map key that is not a string
+    /// or on an error raised by a `Serialize` implementation, and the document's writes
+    /// only string keys, strings, booleans and numbers whose text is a decimal's (a
+    /// valid JSON number). The `Null` is the type's fallback, never an answer.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }

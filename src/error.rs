@@ -271,6 +271,11 @@ impl From<usize> for LocItem {
 pub struct Loc(pub Vec<LocItem>);
 
 impl Loc {
+    /// `["header", "authorization"]`, where 401 and 403 answer.
+    pub fn authorization() -> Self {
+        Loc::root("header").key("authorization")
+    }
+
     /// A location made of a single key, such as `body`.
     pub fn root(key: &str) -> Self {
         Self(vec![LocItem::from(key)])
@@ -401,31 +406,48 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    /// An answer made of these errors; its status is the first error's.
+    /// `Ok` when no error was found, else the answer made of `errors`; its status is
+    /// the first error's.
     ///
-    /// An empty list is turned into a single `not_found` at `[]`, so that an
-    /// `ApiError` never claims a failure without saying what it is. When any error is
-    /// a 500 (`internal_error`, a storage failure), only the first 500 is kept: what the
-    /// rules said after a failed read (a `relation_not_found` for a relation that
-    /// could not be read) would be a lie to the client.
-    pub fn new(mut errors: Vec<ValidationError>) -> Self {
-        if let Some(i) = errors.iter().position(|e| e.code.status() == 500) {
-            errors = vec![errors.swap_remove(i)];
-        }
+    /// When any error is a 500 (`internal_error`, a storage failure), only the first
+    /// 500 is kept: what the rules said after a failed read (a `relation_not_found`
+    /// for a relation that could not be read) would be a lie to the client. An
+    /// `ApiError` is never empty: it is built from at least one error.
+    pub fn check(errors: Vec<ValidationError>) -> Result<(), Self> {
         if errors.is_empty() {
-            errors.push(ValidationError::new(
-                ErrorCode::NotFound,
-                Loc::default(),
-                "no error was given",
-            ));
+            return Ok(());
         }
-        let status = errors[0].code.status();
-        Self { status, errors }
+        Err(Self { status: 0, errors }.settled())
+    }
+
+    /// This answer's errors after `before` (the errors found ahead of it).
+    #[must_use]
+    pub fn after(mut self, mut before: Vec<ValidationError>) -> Self {
+        before.append(&mut self.errors);
+        self.errors = before;
+        self.settled()
+    }
+
+    /// Applies the 500 rule of [`ApiError::check`] and takes the first error's status.
+    fn settled(mut self) -> Self {
+        if let Some(i) = self.errors.iter().position(|e| e.code.status() == 500) {
+            self.errors = vec![self.errors.swap_remove(i)];
+        }
+        if let Some(first) = self.errors.first() {
+            self.status = first.code.status();
+        }
+        self
+    }
+
+    /// 403 `permission_denied` at `["header", "authorization"]`, where 401 and 403
+    /// answer; `msg` says what was asked and which permission it needs.
+    pub fn permission_denied(msg: &str) -> Self {
+        Self::one(ErrorCode::PermissionDenied, Loc::authorization(), msg)
     }
 
     /// An answer made of one error.
     pub fn one(code: ErrorCode, loc: Loc, msg: impl Into<String>) -> Self {
-        Self::new(vec![ValidationError::new(code, loc, msg)])
+        ValidationError::new(code, loc, msg).into()
     }
 
     /// The body `{"detail": [...]}`.
@@ -455,7 +477,10 @@ impl From<crate::context::ContextError> for ApiError {
 
 impl From<ValidationError> for ApiError {
     fn from(e: ValidationError) -> Self {
-        Self::new(vec![e])
+        Self {
+            status: e.code.status(),
+            errors: vec![e],
+        }
     }
 }
 
@@ -480,5 +505,25 @@ mod tests {
             r#"["body","lines",3,"quantity"]"#
         );
         assert_eq!(loc.to_string(), "body.lines.3.quantity");
+    }
+
+    #[test]
+    fn an_answer_is_never_empty_and_no_error_is_no_answer() {
+        assert_eq!(ApiError::check(Vec::new()), Ok(()));
+        let missing = ValidationError::new(ErrorCode::Missing, Loc::root("body"), "m");
+        let e = ApiError::check(vec![missing.clone()]).unwrap_err();
+        assert_eq!((e.status, e.errors.len()), (422, 1));
+    }
+
+    #[test]
+    fn a_storage_failure_answers_alone_with_its_500() {
+        let missing = ValidationError::new(ErrorCode::Missing, Loc::root("body"), "m");
+        let failed = ValidationError::new(ErrorCode::InternalError, Loc::default(), "i");
+        let e = ApiError::check(vec![missing.clone(), failed.clone()]).unwrap_err();
+        assert_eq!((e.status, e.errors), (500, vec![failed.clone()]));
+        let e = ApiError::from(failed.clone()).after(vec![missing.clone()]);
+        assert_eq!((e.status, e.errors), (500, vec![failed]));
+        let e = ApiError::from(missing.clone()).after(vec![missing.clone()]);
+        assert_eq!((e.status, e.errors.len()), (422, 2));
     }
 }

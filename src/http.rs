@@ -28,16 +28,11 @@ pub fn one(code: ErrorCode, loc: Loc, msg: &str) -> Answer {
     error(&ApiError::one(code, loc, msg))
 }
 
-/// `["header", "authorization"]`, where 401 and 403 answer.
-pub fn header_loc() -> Loc {
-    Loc::root("header").key("authorization")
-}
-
 /// 401 `not_authenticated`: a request without credentials.
 pub fn not_authenticated() -> Answer {
     one(
         ErrorCode::NotAuthenticated,
-        header_loc(),
+        Loc::authorization(),
         "no credentials: send authorization: bearer <access token>",
     )
 }
@@ -51,7 +46,7 @@ pub fn invalid_token() -> Answer {
 pub fn invalid_token_error() -> ApiError {
     ApiError::one(
         ErrorCode::InvalidToken,
-        header_loc(),
+        Loc::authorization(),
         "the authorization is not bearer with a known access token",
     )
 }
@@ -60,7 +55,7 @@ pub fn invalid_token_error() -> ApiError {
 pub fn refresh_token_as_access() -> ApiError {
     ApiError::one(
         ErrorCode::InvalidToken,
-        header_loc(),
+        Loc::authorization(),
         "a refresh token is not an access token",
     )
 }
@@ -72,12 +67,6 @@ pub fn invalid_client() -> Answer {
         Loc::root("body"),
         "client_id and client_secret do not name a client",
     )
-}
-
-/// 403 `permission_denied` at the authorization header; `what` says what was asked
-/// (`changing a branding needs the u permission`).
-pub fn permission_denied(what: &str) -> Answer {
-    one(ErrorCode::PermissionDenied, header_loc(), what)
 }
 
 /// 404 `not_found` at `["path", "id"]`: an unknown id of `what` (`document`,

@@ -42,8 +42,10 @@
 //! 10. **Lifecycle** ([`lifecycle`]): create, PATCH (the edit lock, the number's window)
 //!     and send (Peppol state moves), with permissions checked first.
 //!
-//! Rounding is half away from zero to the currency's ISO 4217 minor unit, at exactly
-//! four points: the line subtotal, a rate allowance/charge, the line tax, the group tax.
+//! Rounding is half away from zero to the currency's ISO 4217 minor unit, wherever an
+//! amount is made: the line subtotal; an allowance/charge amount (a rate's product, and
+//! a fixed amount too: the typed core accepts one with more decimals than the currency
+//! has, which requests refuse); the line tax; the group tax. Every sum is exact.
 //!
 //! ## Example
 //!

@@ -57,9 +57,19 @@ pub struct Party {
 /// assert_eq!(filled(&None), None);
 /// ```
 pub fn filled(value: &Option<String>) -> Option<&str> {
-    value
-        .as_deref()
-        .filter(|s| s.chars().any(|c| !matches!(c, ' ' | '\t' | '\r' | '\n')))
+    value.as_deref().filter(|s| !is_blank(s))
+}
+
+/// Whether a text is blank as the writer reads it: empty once spaces, tabs, CR and
+/// LF are removed (the test of [`filled`], for a text that is not an option).
+///
+/// ```
+/// use invoicing_core::party::is_blank;
+/// assert!(is_blank(" \t\r\n"));
+/// assert!(!is_blank(" x "));
+/// ```
+pub fn is_blank(text: &str) -> bool {
+    text.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
 }
 
 impl Address {

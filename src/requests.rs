@@ -50,10 +50,9 @@ fn not_json<T>(
     match attempt {
         Err(e) if e.status != 422 => e,
         Err(e) if keep_other_errors => {
-            let mut errors: Vec<ValidationError> =
+            let errors: Vec<ValidationError> =
                 e.errors.into_iter().filter(|v| !is_body_error(v)).collect();
-            errors.push(json_invalid_error(text, reason));
-            ApiError::new(errors)
+            ApiError::from(json_invalid_error(text, reason)).after(errors)
         }
         _ => json_invalid_error(text, reason).into(),
     }

@@ -40,7 +40,7 @@ use crate::received::{ReceivedDocument, ReceivedType, ResponseInfo};
 use crate::remittance::StructuredReference;
 use crate::terms::{Basis, PaymentTerms};
 use crate::vat::VatCode;
-use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -882,11 +882,6 @@ impl IssuedForm {
                 .collect::<Result<_, _>>()?,
         })
     }
-}
-
-/// `create_date` as the stored form writes it (RFC 3339, UTC, `Z`).
-pub fn instant_text(t: DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(SecondsFormat::AutoSi, true)
 }
 
 #[cfg(test)]

@@ -558,9 +558,9 @@ where
             .map(|g| currency.to_minor_units(g.base).unwrap_or(0))
             .collect();
         for (ac, amount) in allowance_charges.iter().zip(amounts) {
-            let units = currency.to_minor_units(amount).unwrap_or(-1);
-            let shares = allocation::allocate(units, &weights)
-                .ok()
+            let shares = currency
+                .to_minor_units(amount)
+                .and_then(|units| allocation::allocate(units, &weights).ok())
                 .and_then(|s| {
                     s.into_iter()
                         .map(|u| currency.from_minor_units(u))

@@ -112,12 +112,19 @@ pub fn accept<'b>(
     }
     let file = file_part(parts, &mut errors);
     let attachment = file.and_then(|part| check_file(doc, part, &mut errors));
-    match attachment {
-        Some(attachment) if errors.is_empty() => Ok(Upload {
+    ApiError::check(errors)?;
+    match (file, attachment) {
+        (Some(part), Some(attachment)) => Ok(Upload {
             attachment,
-            bytes: file.map(|p| p.bytes).unwrap_or_default(),
+            bytes: part.bytes,
         }),
-        _ => Err(ApiError::new(errors)),
+        // `file_part` and `check_file` record an error whenever they find nothing, so
+        // `check` answered above; this is the error of a missing file all the same.
+        _ => Err(ApiError::one(
+            ErrorCode::Missing,
+            file_loc(),
+            "field required",
+        )),
     }
 }
 

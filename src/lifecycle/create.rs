@@ -6,9 +6,7 @@
 
 use super::amounts::{check_paid, compute_amounts, exemptions};
 use super::dates::{bounded_due_date, check_in_range, check_not_future, check_period};
-use super::{
-    at, body_loc, body_object, json_invalid, looked_up, permission_denied, resolve_relation,
-};
+use super::{at, body_loc, body_object, json_invalid, looked_up, resolve_relation};
 use crate::compute::{Computation, PaymentStatus};
 use crate::context::{
     Company, Context, DeliveryLocation, Journal, Permissions, Relation, RelationKind,
@@ -108,13 +106,12 @@ fn not_json(attempt: Result<Created, ApiError>, body: &[u8], e: &serde_json::Err
     match attempt {
         Err(e) if e.status != 422 => e,
         Err(e) => {
-            let mut errors: Vec<ValidationError> = e
+            let errors: Vec<ValidationError> = e
                 .errors
                 .into_iter()
                 .filter(|v| v.loc.0.first() != body_loc().0.first())
                 .collect();
-            errors.push(invalid);
-            ApiError::new(errors)
+            ApiError::from(invalid).after(errors)
         }
         Ok(_) => invalid.into(),
     }
@@ -141,15 +138,10 @@ fn create_with(
     }
     let request = match read(ctx.company(), &mut errors) {
         Ok(request) => request,
-        Err(e) => {
-            errors.0.extend(e.errors);
-            return Err(ApiError::new(errors.0));
-        }
+        Err(e) => return Err(e.after(errors.0)),
     };
     let checked = check_rules(ctx, request, send, &mut errors);
-    if !errors.is_empty() {
-        return Err(ApiError::new(errors.0));
-    }
+    ApiError::check(errors.0)?;
     let Some(checked) = checked else {
         // Every None above recorded an error; this is unreachable in practice.
         return Err(ApiError::one(
@@ -169,14 +161,18 @@ fn send_asked(
     send_peppol: Option<&str>,
 ) -> Result<Option<bool>, ApiError> {
     if !permissions.create {
-        return Err(permission_denied("creating a document"));
+        return Err(ApiError::permission_denied(
+            "creating a document needs the permission the client lacks",
+        ));
     }
     let send = match send_peppol {
         None => Some(false),
         Some(text) => lax_bool_text(text),
     };
     if send == Some(true) && !permissions.update {
-        return Err(permission_denied("sending a document on creation"));
+        return Err(ApiError::permission_denied(
+            "sending a document on creation needs the permission the client lacks",
+        ));
     }
     Ok(send)
 }
@@ -573,7 +569,7 @@ fn start_send(
         return Ok(None);
     }
     let id = &document.id;
-    Ok(Some(ApiError::new(vec![ValidationError::new(
+    Ok(Some(ApiError::from(ValidationError::new(
         ErrorCode::SendFailed,
         at(&["query", "send_peppol"]),
         format!(
@@ -581,7 +577,7 @@ fn start_send(
             document.document_number
         ),
     )
-    .with_ctx(json!({"document_id": id}))])))
+    .with_ctx(json!({"document_id": id})))))
 }
 
 /// The journal of a create: the one given, which must fit the type, else the default

@@ -89,14 +89,6 @@ use crate::error::{ApiError, ErrorCode, Loc, ValidationError};
 use crate::validate::fields::{Errors, Field};
 use serde_json::{Map, Value};
 
-fn permission_denied(what: &str) -> ApiError {
-    ApiError::one(
-        ErrorCode::PermissionDenied,
-        Loc(vec!["header".into(), "authorization".into()]),
-        format!("{what} needs the permission the client lacks"),
-    )
-}
-
 fn body_loc() -> Loc {
     Loc::root("body")
 }

@@ -6,9 +6,7 @@
 
 use super::amounts::{check_paid, compute_amounts, exemptions};
 use super::dates::{bounded_due_date, check_not_future, check_period};
-use super::{
-    at, body_loc, body_object, json_invalid, looked_up, permission_denied, resolve_relation,
-};
+use super::{at, body_loc, body_object, json_invalid, looked_up, resolve_relation};
 use crate::compute::{self, AllowanceCharge, PaymentStatus};
 use crate::context::{Company, Context, Permissions};
 use crate::document::{AccountingStatus, Document};
@@ -65,7 +63,9 @@ pub fn patch_bytes(
 /// (decisions.md §6, §7, §9).
 fn check_patchable(permissions: Permissions, stored: &Document) -> Result<(), ApiError> {
     if !permissions.update {
-        return Err(permission_denied("updating a document"));
+        return Err(ApiError::permission_denied(
+            "updating a document needs the permission the client lacks",
+        ));
     }
     if stored.accounting_status == AccountingStatus::Deleted {
         return Err(ApiError::one(
@@ -105,9 +105,7 @@ fn patch_fields(
     p.texts(&f);
     let paid_sent = matches!(f.paid_amount, Field::Valid(_));
     p.amounts(company, f);
-    if !p.errors.is_empty() {
-        return Err(ApiError::new(p.errors.0));
-    }
+    ApiError::check(std::mem::take(&mut p.errors.0))?;
     Ok(p.derive(paid_sent))
 }
 

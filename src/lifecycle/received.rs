@@ -1,7 +1,7 @@
 //! What a received document takes (peppol.md §4): a PATCH of `paid_amount` only,
 //! and no send.
 
-use super::{at, body_loc, body_object, permission_denied};
+use super::{at, body_loc, body_object};
 use crate::context::Permissions;
 use crate::error::{ApiError, ErrorCode};
 use crate::received::ReceivedDocument;
@@ -24,7 +24,9 @@ pub fn patch_received(
     body: Option<&Value>,
 ) -> Result<ReceivedDocument, ApiError> {
     if !permissions.update {
-        return Err(permission_denied("updating a document"));
+        return Err(ApiError::permission_denied(
+            "updating a document needs the permission the client lacks",
+        ));
     }
     let obj = body_object(body)?;
     let mut errors = Errors::default();
@@ -60,9 +62,7 @@ pub fn patch_received(
             }
         }
     }
-    if !errors.is_empty() {
-        return Err(ApiError::new(errors.0));
-    }
+    ApiError::check(errors.0)?;
     let mut next = stored.clone();
     if let Some(paid) = paid {
         next.set_paid_amount(paid);
@@ -107,7 +107,9 @@ fn read_paid(stored: &ReceivedDocument, value: &Value, errors: &mut Errors) -> O
 /// send, then `received_document` at `["path", "id"]` (peppol.md §4).
 pub fn send_received(permissions: Permissions, id: &str, body: Option<&Value>) -> ApiError {
     if !permissions.update {
-        return permission_denied("sending a document");
+        return ApiError::permission_denied(
+            "sending a document needs the permission the client lacks",
+        );
     }
     if let Err(e) = super::send::read_peppol(body) {
         return e;

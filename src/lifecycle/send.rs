@@ -1,6 +1,6 @@
 //! Send: starts a Peppol send of a stored document (decisions.md §7, §9).
 
-use super::{at, body_loc, permission_denied};
+use super::{at, body_loc};
 use crate::context::{Context, Permissions};
 use crate::document::{AccountingStatus, Document, PeppolStatus};
 use crate::error::{ApiError, ErrorCode, ValidationError};
@@ -20,7 +20,9 @@ pub fn send(
     body: Option<&Value>,
 ) -> Result<Document, ApiError> {
     if !permissions.update {
-        return Err(permission_denied("sending a document"));
+        return Err(ApiError::permission_denied(
+            "sending a document needs the permission the client lacks",
+        ));
     }
     let peppol = read_peppol(body)?;
     refuse_send(ctx, stored, peppol)?;
@@ -60,9 +62,7 @@ pub(super) fn read_peppol(body: Option<&Value>) -> Result<bool, ApiError> {
             false
         }),
     };
-    if !errors.is_empty() {
-        return Err(ApiError::new(errors.0));
-    }
+    ApiError::check(errors.0)?;
     Ok(peppol)
 }
 

@@ -109,11 +109,7 @@ fn read_state(
         ),
         paid_amount: paid.and_then(|v| number(v, &loc, "paid_amount", paid_rule, &mut errors)),
     };
-    if errors.is_empty() {
-        Ok(over)
-    } else {
-        Err(ApiError::new(errors.0))
-    }
+    ApiError::check(errors.0).map(|()| over)
 }
 
 /// Reads a flag (a boolean, read as the query's booleans are), if sent.

@@ -4,8 +4,10 @@
 //!
 //! [`ubl`] is a pure function: the stored document, the company, the relation and the
 //! delivery location in; the XML text and the findings out. Same input, same bytes.
-//! The XML is written with quick-xml (escaping and namespaces by the crate, never
-//! by string concatenation), with the conventional `cbc:`/`cac:` prefixes, no
+//! The XML is written with quick-xml (every text and attribute escaped by that crate;
+//! the only start tag formatted here is an amount's, `cbc:X currencyID="EUR"`, once
+//! per document, its one attribute the crate's own ISO 4217 code, three capitals with
+//! nothing to escape), with the conventional `cbc:`/`cac:` prefixes, no
 //! whitespace between elements, in the element order of the UBL 2.1 schema.
 //!
 //! The findings are the fatal rules of the official EN 16931 and Peppol BIS 3.0
@@ -338,7 +340,7 @@ pub fn enforce_rules(
         return Ok(());
     }
     let rules: Vec<&str> = found.iter().map(|f| f.rule.as_str()).collect();
-    Err(ApiError::new(vec![ValidationError::new(
+    Err(ApiError::from(ValidationError::new(
         ErrorCode::SendFailed,
         loc,
         format!(
@@ -350,5 +352,5 @@ pub fn enforce_rules(
     .with_ctx(serde_json::json!({
         "document_id": doc.id,
         "findings": serde_json::to_value(&found).unwrap_or_default(),
-    }))]))
+    }))))
 }

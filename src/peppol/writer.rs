@@ -8,7 +8,7 @@ use crate::compute::{AllowanceCharge, AllowanceKind, AllowanceValue};
 use crate::context::DeliveryLocation;
 use crate::document::{Document, Line};
 use crate::money::Currency;
-use crate::party::{filled, Address, Party};
+use crate::party::{filled, is_blank, Address, Party};
 use crate::terms::Basis;
 use crate::vat::VatCode;
 use chrono::NaiveDate;
@@ -457,14 +457,14 @@ pub(crate) fn item_properties(line: &Line) -> Vec<(&str, Option<String>)> {
     };
     props
         .iter()
-        .filter(|(k, _)| filled(&Some((*k).clone())).is_some())
+        .filter(|(k, _)| !is_blank(k))
         .map(|(k, v)| {
             let text = match v {
                 serde_json::Value::String(s) => s.clone(),
                 serde_json::Value::Null => String::new(),
                 other => other.to_string(),
             };
-            let value = Some(text).filter(|t| filled(&Some(t.clone())).is_some());
+            let value = Some(text).filter(|t| !is_blank(t));
             (k.as_str(), value)
         })
         .collect()
@@ -475,7 +475,7 @@ pub(crate) fn item_properties(line: &Line) -> Vec<(&str, Option<String>)> {
 pub(crate) fn endpoint(p: &Party) -> Option<(&str, &str)> {
     filled(&p.peppol_id)?
         .split_once(':')
-        .filter(|(_, v)| filled(&Some((*v).to_owned())).is_some())
+        .filter(|(_, v)| !is_blank(v))
 }
 
 /// Whether the document has a document-level allowance (or charge).

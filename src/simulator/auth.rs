@@ -108,8 +108,6 @@ impl Tokens {
     }
 }
 
-pub(crate) use crate::http::header_loc;
-
 /// FNV-1a over the client id, the counter and the kind: a stable, dependency-free
 /// hash (not a secret: the simulator has no secrets to keep).
 fn fnv1a(client_id: &str, counter: u64, tag: &str) -> u64 {

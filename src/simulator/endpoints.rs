@@ -2,7 +2,6 @@
 //! 405), then the endpoint, which hands the rules to [`crate::lifecycle`] and keeps
 //! what a live client writes.
 
-use super::auth::header_loc;
 use super::request::{parse_query, Body, ReqBody, Request, Route};
 use super::Simulator;
 use crate::context::Context as _;
@@ -76,13 +75,12 @@ fn invalid_body_answer<T>(
     match attempt {
         Err(e) if e.status != 422 => error(&e),
         Err(e) if keep_other_errors => {
-            let mut errors: Vec<ValidationError> = e
+            let errors: Vec<ValidationError> = e
                 .errors
                 .into_iter()
                 .filter(|v| !is_body_loc(&v.loc))
                 .collect();
-            errors.push(json_invalid(text, reason));
-            error(&ApiError::new(errors))
+            error(&ApiError::from(json_invalid(text, reason)).after(errors))
         }
         _ => error(&json_invalid(text, reason).into()),
     }
@@ -163,7 +161,7 @@ impl Simulator {
             self.clients.position(name).ok_or_else(|| {
                 ApiError::one(
                     ErrorCode::InvalidClient,
-                    header_loc(),
+                    Loc::authorization(),
                     format!("no client named {name:?}"),
                 )
             })?
@@ -172,14 +170,14 @@ impl Simulator {
         } else {
             return Err(ApiError::one(
                 ErrorCode::NotAuthenticated,
-                header_loc(),
+                Loc::authorization(),
                 "no credentials: send authorization: bearer <access token>",
             ));
         };
         let client = self.clients.get(index).ok_or_else(|| {
             ApiError::one(
                 ErrorCode::InvalidToken,
-                header_loc(),
+                Loc::authorization(),
                 "the token's client is gone",
             )
         })?;
@@ -357,7 +355,9 @@ impl Simulator {
             return not_found_id("branding", id);
         };
         if !caller.permissions.update {
-            return crate::http::permission_denied("changing a branding needs the u permission");
+            return error(&ApiError::permission_denied(
+                "changing a branding needs the u permission",
+            ));
         }
         let fields = match body {
             Body::Absent | Body::Json(Value::Null) => {
@@ -411,8 +411,8 @@ impl Simulator {
                 ),
             }
         }
-        if !errors.is_empty() {
-            return error(&ApiError::new(errors));
+        if let Err(e) = ApiError::check(errors) {
+            return error(&e);
         }
         if !designate {
             return (200, self.branding(index));

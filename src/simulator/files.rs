@@ -209,9 +209,9 @@ impl Simulator {
     /// client gets the live answer and nothing is kept.
     pub(super) fn attach(&mut self, caller: Caller, id: &str, req: &Request) -> Out {
         if !caller.permissions.update {
-            return json_out(crate::http::permission_denied(
+            return json_out(error(&crate::error::ApiError::permission_denied(
                 "attaching a file needs the u permission",
-            ));
+            )));
         }
         let Some(doc) = self.documents.get(id) else {
             if self.received.contains_key(id) {
