@@ -3,8 +3,11 @@
 //! permissions of the client. The core reads the world only through [`Context`]; a
 //! server implements it over its database, the simulator over its in-memory world.
 
+pub use crate::error::ContextError;
 use crate::language::Language;
-use crate::numbering::{JournalCategory, Numbering, Window};
+pub use crate::numbering::Journal;
+use crate::numbering::{JournalCategory, Window};
+pub use crate::party::RelationKind;
 use crate::party::{Address, Party};
 use crate::terms::PaymentTerms;
 use crate::vat::VatCode;
@@ -59,50 +62,12 @@ impl Default for Company {
     }
 }
 
-/// The default branding's settings that shape the PDF's page (docs/files.md §2). No
-/// default branding: a plain page (`Branding::default()`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Branding {
-    /// The accent colour, red, green and blue.
-    pub color: Option<[u8; 3]>,
-    /// The logo, a PNG or JPEG.
-    pub logo: Option<crate::pdf::Logo>,
-    /// A text printed at the bottom of every page (at most 500 characters).
-    pub footer: Option<String>,
-}
-
 impl Company {
     /// Whether the company accepts this (already ISO-valid) currency code.
     pub fn accepts_currency(&self, code: &str) -> bool {
         self.currencies
             .as_ref()
             .is_none_or(|list| list.iter().any(|c| c == code))
-    }
-}
-
-/// Whether a third party is a registered business or an individual.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RelationKind {
-    /// A registered business relation.
-    Company,
-    /// An individual contact (never has payment terms).
-    Contact,
-}
-
-impl RelationKind {
-    /// The kind as written in `relation_type`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Company => "company",
-            Self::Contact => "contact",
-        }
-    }
-
-    /// The kind written `s` (`company`, `contact`), if any.
-    pub fn parse(s: &str) -> Option<RelationKind> {
-        [Self::Company, Self::Contact]
-            .into_iter()
-            .find(|k| k.as_str() == s)
     }
 }
 
@@ -120,19 +85,6 @@ pub struct Relation {
     /// What the UBL document names the relation by (peppol.md §1; its `bic` is not
     /// read).
     pub party: Party,
-}
-
-/// A journal documents are booked and numbered in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Journal {
-    /// Opaque identifier.
-    pub id: String,
-    /// The category of documents it takes.
-    pub category: JournalCategory,
-    /// When its counter restarts.
-    pub numbering: Numbering,
-    /// The prefix of its numbers.
-    pub prefix: String,
 }
 
 /// A saved delivery address, as far as the rules and the UBL writer read it.
@@ -168,13 +120,6 @@ impl Permissions {
         update: true,
     };
 }
-
-/// A storage failure while reading the world (a database error, a timeout): the
-/// request answers 500 `internal_error`, never a 4xx (the client's request may be
-/// fine). The message is for the server's logs; the answer does not carry it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("storage: {0}")]
-pub struct ContextError(pub String);
 
 /// The world as the rules see it. Every method is a pure read; the lookups are
 /// fallible so that a server's storage error answers 500 `internal_error` (see

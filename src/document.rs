@@ -4,9 +4,9 @@
 use crate::compute::{
     AllowanceCharge, AllowanceValue, Computation, LineAmounts, LinePricing, PaymentStatus, VatGroup,
 };
-use crate::context::RelationKind;
 use crate::money::Currency;
 use crate::numbering::{JournalCategory, Numbering};
+use crate::party::RelationKind;
 use crate::remittance::StructuredReference;
 use crate::terms::PaymentTerms;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -55,9 +55,15 @@ impl DocumentType {
         Self::ALL.into_iter().find(|t| t.as_str() == s)
     }
 
-    /// The journal category the type is booked in: [`JournalCategory::of`].
+    /// The journal category the type is booked in (decisions.md §5).
     pub fn journal_category(self) -> JournalCategory {
-        JournalCategory::of(self)
+        match self {
+            Self::SaleInvoice => JournalCategory::SalesInvoice,
+            Self::SaleCreditNote => JournalCategory::SalesCredit,
+            Self::PurchaseInvoice => JournalCategory::PurchasesInvoice,
+            Self::PurchaseCreditNote => JournalCategory::PurchasesCredit,
+            Self::ProformaInvoice => JournalCategory::Proforma,
+        }
     }
 
     /// Whether Peppol carries the type (every type but the proforma, decisions.md §7).

@@ -464,9 +464,9 @@ impl ApiError {
     }
 }
 
-impl From<crate::context::ContextError> for ApiError {
+impl From<ContextError> for ApiError {
     /// 500 `internal_error` at `[]`; the storage's message stays out of the answer.
-    fn from(_: crate::context::ContextError) -> Self {
+    fn from(_: ContextError) -> Self {
         Self::one(
             ErrorCode::InternalError,
             Loc::default(),
@@ -483,6 +483,13 @@ impl From<ValidationError> for ApiError {
         }
     }
 }
+
+/// A storage failure while reading the world (a database error, a timeout): the
+/// request answers 500 `internal_error`, never a 4xx (the client's request may be
+/// fine). The message is for the server's logs; the answer does not carry it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("storage: {0}")]
+pub struct ContextError(pub String);
 
 #[cfg(test)]
 mod tests {

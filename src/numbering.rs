@@ -2,7 +2,6 @@
 //! the window a journal's counter restarts in, the document number drawn in it, and
 //! the issue-date window of a numbered document (decisions.md §5, §6).
 
-use crate::document::DocumentType;
 use chrono::{Datelike, NaiveDate};
 use std::fmt;
 
@@ -45,17 +44,6 @@ impl JournalCategory {
     /// The category written `s`, if any.
     pub fn parse(s: &str) -> Option<JournalCategory> {
         Self::ALL.into_iter().find(|c| c.as_str() == s)
-    }
-
-    /// The category a document type is booked in (decisions.md §5).
-    pub fn of(doc_type: DocumentType) -> JournalCategory {
-        match doc_type {
-            DocumentType::SaleInvoice => Self::SalesInvoice,
-            DocumentType::SaleCreditNote => Self::SalesCredit,
-            DocumentType::PurchaseInvoice => Self::PurchasesInvoice,
-            DocumentType::PurchaseCreditNote => Self::PurchasesCredit,
-            DocumentType::ProformaInvoice => Self::Proforma,
-        }
     }
 }
 
@@ -134,6 +122,19 @@ impl fmt::Display for Numbering {
     }
 }
 
+/// A journal documents are booked and numbered in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Journal {
+    /// Opaque identifier.
+    pub id: String,
+    /// The category of documents it takes.
+    pub category: JournalCategory,
+    /// When its counter restarts.
+    pub numbering: Numbering,
+    /// The prefix of its numbers.
+    pub prefix: String,
+}
+
 /// A number drawn from a journal's counter by [`draw`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Draw {
@@ -167,8 +168,7 @@ pub struct CounterExhausted {
 /// saturating counter would repeat its last number, which Belgian law forbids).
 ///
 /// ```
-/// use invoicing_core::context::Journal;
-/// use invoicing_core::numbering::{draw, JournalCategory, Numbering, Window};
+/// use invoicing_core::numbering::{draw, Journal, JournalCategory, Numbering, Window};
 /// use chrono::NaiveDate;
 /// let journal = Journal { id: "j".into(), category: JournalCategory::SalesInvoice,
 ///     numbering: Numbering::Yearly, prefix: "INV".into() };
@@ -179,7 +179,7 @@ pub struct CounterExhausted {
 /// # Ok::<(), invoicing_core::numbering::CounterExhausted>(())
 /// ```
 pub fn draw(
-    journal: &crate::context::Journal,
+    journal: &Journal,
     state: u64,
     issue_date: NaiveDate,
 ) -> Result<Draw, CounterExhausted> {
@@ -269,9 +269,8 @@ mod tests {
             ("proforma_invoice", "proforma"),
         ];
         for (t, c) in expected {
-            let t = DocumentType::parse(t).unwrap();
-            assert_eq!(JournalCategory::of(t).as_str(), c);
-            assert_eq!(t.journal_category(), JournalCategory::of(t));
+            let t = crate::document::DocumentType::parse(t).unwrap();
+            assert_eq!(t.journal_category().as_str(), c);
         }
     }
 

@@ -88,3 +88,29 @@ impl Address {
         .all(|v| filled(v).is_none())
     }
 }
+
+/// Whether a third party is a registered business or an individual.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RelationKind {
+    /// A registered business relation.
+    Company,
+    /// An individual contact (never has payment terms).
+    Contact,
+}
+
+impl RelationKind {
+    /// The kind as written in `relation_type`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Company => "company",
+            Self::Contact => "contact",
+        }
+    }
+
+    /// The kind written `s` (`company`, `contact`), if any.
+    pub fn parse(s: &str) -> Option<RelationKind> {
+        [Self::Company, Self::Contact]
+            .into_iter()
+            .find(|k| k.as_str() == s)
+    }
+}

@@ -14,7 +14,7 @@ use crate::context::{
 use crate::document::{AccountingStatus, Document, DocumentType, Line, MailStatus, PeppolStatus};
 use crate::error::{ApiError, ErrorCode, ValidationError};
 use crate::money::Currency;
-use crate::numbering::{draw, Draw, JournalCategory, Window};
+use crate::numbering::{draw, Draw, Window};
 use crate::remittance::StructuredReference;
 use crate::terms::PaymentTerms;
 use crate::validate::body::{self, BodyFields, Source, BODY_KEYS, DERIVED_FIELDS};
@@ -602,7 +602,7 @@ fn resolve_create_journal(
                 return None;
             };
             let t = doc_type?;
-            if journal.category == JournalCategory::of(t) {
+            if journal.category == t.journal_category() {
                 Some(journal)
             } else {
                 errors.push_ctx(
@@ -612,24 +612,24 @@ fn resolve_create_journal(
                         "the journal {jid:?} takes {} documents, a {} needs a {} journal",
                         journal.category,
                         t.as_str(),
-                        JournalCategory::of(t)
+                        t.journal_category()
                     ),
                     Some(&Value::String(jid.clone())),
-                    json!({"category": journal.category.as_str(), "expected": JournalCategory::of(t).as_str()}),
+                    json!({"category": journal.category.as_str(), "expected": t.journal_category().as_str()}),
                 );
                 None
             }
         }
         Field::Absent | Field::Null => {
             let t = doc_type?;
-            let found = looked_up(ctx.default_journal(JournalCategory::of(t)), errors);
+            let found = looked_up(ctx.default_journal(t.journal_category()), errors);
             if found.is_none() {
                 errors.push(
                     ErrorCode::NoDefaultJournal,
                     loc,
                     format!(
                         "no journal given and the company has no default {} journal",
-                        JournalCategory::of(t)
+                        t.journal_category()
                     ),
                 );
             }

@@ -26,11 +26,23 @@ mod text;
 #[cfg(test)]
 mod tests;
 
-use crate::context::{Branding, Company, DeliveryLocation, Relation};
+use crate::context::{Company, DeliveryLocation, Relation};
 use crate::document::Document;
 pub use received::render_received;
 pub use sheet::{Parties, Sheet};
 use std::sync::Arc;
+
+/// The default branding's settings that shape the PDF's page (docs/files.md §2). No
+/// default branding: a plain page (`Branding::default()`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Branding {
+    /// The accent colour, red, green and blue.
+    pub color: Option<[u8; 3]>,
+    /// The logo, a PNG or JPEG.
+    pub logo: Option<Logo>,
+    /// A text printed at the bottom of every page (at most 500 characters).
+    pub footer: Option<String>,
+}
 
 /// The format of a logo.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

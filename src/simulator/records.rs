@@ -160,7 +160,7 @@ impl Locations {
 pub(crate) struct Brandings {
     list: Vec<(String, Value)>,
     /// What each branding's record says of the PDF's page, in the same order.
-    pages: Vec<crate::context::Branding>,
+    pages: Vec<crate::pdf::Branding>,
     /// The first branding of each id.
     by_id: HashMap<String, usize>,
     /// The brandings whose `default` is true.
@@ -169,7 +169,7 @@ pub(crate) struct Brandings {
 
 impl Brandings {
     /// Adds a branding after the others.
-    pub(crate) fn push(&mut self, (id, record): (String, Value), page: crate::context::Branding) {
+    pub(crate) fn push(&mut self, (id, record): (String, Value), page: crate::pdf::Branding) {
         let index = self.list.len();
         self.pages.push(page);
         self.by_id.entry(id.clone()).or_insert(index);
@@ -187,7 +187,7 @@ impl Brandings {
     }
 
     /// What the branding at `index` says of the PDF's page.
-    pub(crate) fn page(&self, index: usize) -> Option<&crate::context::Branding> {
+    pub(crate) fn page(&self, index: usize) -> Option<&crate::pdf::Branding> {
         self.pages.get(index)
     }
 
@@ -303,19 +303,19 @@ mod tests {
         let mut b = Brandings::default();
         b.push(
             ("x".into(), json!({"id": "x", "default": true})),
-            crate::context::Branding::default(),
+            crate::pdf::Branding::default(),
         );
         b.push(
             ("y".into(), json!({"id": "y", "default": false})),
-            crate::context::Branding::default(),
+            crate::pdf::Branding::default(),
         );
         b.push(
             ("z".into(), json!({"id": "z"})),
-            crate::context::Branding::default(),
+            crate::pdf::Branding::default(),
         );
         b.push(
             ("w".into(), json!({"id": "w", "default": true})),
-            crate::context::Branding::default(),
+            crate::pdf::Branding::default(),
         );
         assert_eq!(b.position("z"), Some(2));
         assert_eq!(b.position("v"), None);
