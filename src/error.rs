@@ -491,6 +491,36 @@ impl From<ValidationError> for ApiError {
 #[error("storage: {0}")]
 pub struct ContextError(pub String);
 
+impl PartialOrd for LocItem {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for LocItem {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        match (self, other) {
+            (LocItem::Index(a), LocItem::Index(b)) => a.cmp(b),
+            (LocItem::Key(a), LocItem::Key(b)) => a.cmp(b),
+            (LocItem::Index(_), LocItem::Key(_)) => Ordering::Less,
+            (LocItem::Key(_), LocItem::Index(_)) => Ordering::Greater,
+        }
+    }
+}
+
+impl PartialOrd for Loc {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Loc {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&other.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -172,6 +172,7 @@ pub mod attachment;
 pub mod compute;
 pub mod context;
 pub mod document;
+pub mod en16931;
 pub mod error;
 pub mod files;
 pub mod http;

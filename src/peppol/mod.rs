@@ -48,13 +48,12 @@
 //! assert!(ubl.findings.is_empty(), "{:?}", ubl.findings);
 //! ```
 
-mod codes;
 mod findings;
 mod national;
 mod writer;
 mod xml;
 
-pub use findings::Finding;
+pub use crate::en16931::Finding;
 
 use crate::context::{Company, Context, DeliveryLocation, Relation};
 use crate::document::{Document, DocumentType};

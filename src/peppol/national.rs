@@ -4,11 +4,12 @@
 //! rules (GR-R), which read a document number in the Greek `|`-separated format, are
 //! not computed. The self-billing rules have no national rules.
 
-use super::findings::Found;
 use super::writer::category_percent;
 use super::{Roles, UblKind};
 use crate::context::DeliveryLocation;
 use crate::document::Document;
+use crate::en16931::xpath::{mod11, normalize_space, swedish_orgnr};
+use crate::en16931::Found;
 use crate::party::{filled, Address, Party};
 use rust_decimal::Decimal;
 
@@ -24,7 +25,7 @@ fn country_raw(p: &Party) -> Option<&str> {
 
 /// `upper-case(normalize-space(country))`.
 fn country_norm(p: &Party) -> Option<String> {
-    country_raw(p).map(|c| super::findings::normalize_space(c).to_uppercase())
+    country_raw(p).map(|c| normalize_space(c).to_uppercase())
 }
 
 /// `$supplierCountry`: the VAT number's prefix, else the address country, else `XX`.
@@ -32,7 +33,7 @@ fn vat_or_address_country(p: &Party) -> String {
     match filled(&p.vat_number) {
         Some(vat) => {
             let prefix: String = vat.chars().take(2).collect();
-            super::findings::normalize_space(&prefix).to_uppercase()
+            normalize_space(&prefix).to_uppercase()
         }
         None => country_norm(p).unwrap_or_else(|| "XX".to_owned()),
     }
@@ -167,7 +168,7 @@ fn norwegian_vat(vat: &str) -> bool {
         && rest.ends_with("MVA")
         && rest
             .get(..9)
-            .is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()) && super::findings::mod11(d))
+            .is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()) && mod11(d))
 }
 
 /// DE-R-022: every embedded file's filename differs from those before it, compared
@@ -246,7 +247,7 @@ fn sweden(doc: &Document, seller: &Party, s: &str, f: &mut Found) {
     let vat = filled(&seller.vat_number);
     let swedish_vat = vat.is_some_and(|v| v.starts_with("SE"));
     if let Some(v) = vat.filter(|_| swedish_vat) {
-        if super::findings::normalize_space(v).chars().count() != 14 {
+        if normalize_space(v).chars().count() != 14 {
             f.at("SE-R-001", &[s, "vat_number"]);
         }
         let digits: String = v.chars().skip(2).take(12).collect();
@@ -274,7 +275,7 @@ fn sweden(doc: &Document, seller: &Party, s: &str, f: &mut Found) {
         if !xpath_number(e) {
             f.at("SE-R-003", &[s, "enterprise_number"]);
         }
-        let n = super::findings::normalize_space(e);
+        let n = normalize_space(e);
         if n.chars().count() != 10 {
             f.at("SE-R-004", &[s, "enterprise_number"]);
         }
@@ -293,26 +294,4 @@ fn xpath_number(text: &str) -> bool {
     let frac = parts.next();
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     digits(int) && frac.is_none_or(digits) && !(int.is_empty() && frac.is_none_or(str::is_empty))
-}
-
-/// `u:checkSEOrgnr`: the Luhn check of a Swedish organisation number.
-pub(crate) fn swedish_orgnr(n: &str) -> bool {
-    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-        return false;
-    }
-    let main: Vec<u32> = n.bytes().take(9).map(|b| u32::from(b - b'0')).collect();
-    let sum: u32 = main
-        .iter()
-        .rev()
-        .enumerate()
-        .map(|(i, d)| {
-            if i % 2 == 0 {
-                (d * 2) % 10 + (d * 2) / 10
-            } else {
-                *d
-            }
-        })
-        .sum();
-    let check = n.as_bytes().get(9).map(|b| u32::from(b - b'0'));
-    check == Some((10 - sum % 10) % 10)
 }

@@ -1,12 +1,12 @@
 //! The UBL 2.1 document of an issued invoice or credit note (peppol.md §2): every
 //! field the document has, in the element order the UBL 2.1 schema demands.
 
-use super::codes;
 use super::xml::Xml;
 use super::{Roles, UblKind};
 use crate::compute::{AllowanceCharge, AllowanceKind, AllowanceValue};
 use crate::context::DeliveryLocation;
 use crate::document::{Document, Line};
+use crate::en16931::codes;
 use crate::money::Currency;
 use crate::party::{filled, is_blank, Address, Party};
 use crate::terms::Basis;

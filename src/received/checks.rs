@@ -11,29 +11,30 @@
 use super::lexical::Indicator;
 use super::reader::{Ac, Facts, LineFacts, Num, Root, Subtotal};
 use super::Check;
+use crate::en16931::xpath;
 use rust_decimal::{Decimal, RoundingStrategy};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// Every rule of the closed list with its text as the kit words it (the validator's
-/// `svrl:text`, whitespace normalised).
-pub const RULES: [(&str, &str); 17] = [
-    ("BR-CO-10", "[BR-CO-10]-Sum of Invoice line net amount (BT-106) = Σ Invoice line net amount (BT-131)."),
-    ("BR-CO-11", "[BR-CO-11]-Sum of allowances on document level (BT-107) = Σ Document level allowance amount (BT-92)."),
-    ("BR-CO-12", "[BR-CO-12]-Sum of charges on document level (BT-108) = Σ Document level charge amount (BT-99)."),
-    ("BR-CO-13", "[BR-CO-13]-Invoice total amount without VAT (BT-109) = Σ Invoice line net amount (BT-131) - Sum of allowances on document level (BT-107) + Sum of charges on document level (BT-108)."),
-    ("BR-CO-14", "[BR-CO-14]-Invoice total VAT amount (BT-110) = Σ VAT category tax amount (BT-117)."),
-    ("BR-CO-15", "[BR-CO-15]-Invoice total amount with VAT (BT-112) = Invoice total amount without VAT (BT-109) + Invoice total VAT amount (BT-110)."),
-    ("BR-CO-16", "[BR-CO-16]-Amount due for payment (BT-115) = Invoice total amount with VAT (BT-112) -Paid amount (BT-113) +Rounding amount (BT-114)."),
-    ("BR-CO-17", "[BR-CO-17]-VAT category tax amount (BT-117) = VAT category taxable amount (BT-116) x (VAT category rate (BT-119) / 100), rounded to two decimals."),
-    ("BR-S-08", "[BR-S-08]-For each different value of VAT category rate (BT-119) where the VAT category code (BT-118) is \"Standard rated\", the VAT category taxable amount (BT-116) in a VAT breakdown (BG-23) shall equal the sum of Invoice line net amounts (BT-131) plus the sum of document level charge amounts (BT-99) minus the sum of document level allowance amounts (BT-92) where the VAT category code (BT-151, BT-102, BT-95) is \"Standard rated\" and the VAT rate (BT-152, BT-103, BT-96) equals the VAT category rate (BT-119)."),
-    ("BR-S-09", "[BR-S-09]-The VAT category tax amount (BT-117) in a VAT breakdown (BG-23) where VAT category code (BT-118) is \"Standard rated\" shall equal the VAT category taxable amount (BT-116) multiplied by the VAT category rate (BT-119)."),
-    ("BR-Z-08", "[BR-Z-08]-In a VAT breakdown (BG-23) where VAT category code (BT-118) is \"Zero rated\" the VAT category taxable amount (BT-116) shall equal the sum of Invoice line net amount (BT-131) minus the sum of Document level allowance amounts (BT-92) plus the sum of Document level charge amounts (BT-99) where the VAT category codes (BT-151, BT-95, BT-102) are \"Zero rated\"."),
-    ("BR-E-08", "[BR-E-08]-In a VAT breakdown (BG-23) where the VAT category code (BT-118) is \"Exempt from VAT\" the VAT category taxable amount (BT-116) shall equal the sum of Invoice line net amounts (BT-131) minus the sum of Document level allowance amounts (BT-92) plus the sum of Document level charge amounts (BT-99) where the VAT category codes (BT-151, BT-95, BT-102) are \"Exempt from VAT\"."),
-    ("BR-AE-08", "[BR-AE-08]-In a VAT breakdown (BG-23) where the VAT category code (BT-118) is \"Reverse charge\" the VAT category taxable amount (BT-116) shall equal the sum of Invoice line net amounts (BT-131) minus the sum of Document level allowance amounts (BT-92) plus the sum of Document level charge amounts (BT-99) where the VAT category codes (BT-151, BT-95, BT-102) are \"Reverse charge\"."),
-    ("BR-IC-08", "[BR-IC-08]-In a VAT breakdown (BG-23) where the VAT category code (BT-118) is \"Intra-community supply\" the VAT category taxable amount (BT-116) shall equal the sum of Invoice line net amounts (BT-131) minus the sum of Document level allowance amounts (BT-92) plus the sum of Document level charge amounts (BT-99) where the VAT category codes (BT-151, BT-95, BT-102) are \"Intra-community supply\"."),
-    ("BR-G-08", "[BR-G-08]-In a VAT breakdown (BG-23) where the VAT category code (BT-118) is \"Export outside the EU\" the VAT category taxable amount (BT-116) shall equal the sum of Invoice line net amounts (BT-131) minus the sum of Document level allowance amounts (BT-92) plus the sum of Document level charge amounts (BT-99) where the VAT category codes (BT-151, BT-95, BT-102) are \"Export outside the EU\"."),
-    ("BR-O-08", "[BR-O-08]-In a VAT breakdown (BG-23) where the VAT category code (BT-118) is \" Not subject to VAT\" the VAT category taxable amount (BT-116) shall equal the sum of Invoice line net amounts (BT-131) minus the sum of Document level allowance amounts (BT-92) plus the sum of Document level charge amounts (BT-99) where the VAT category codes (BT-151, BT-95, BT-102) are \"Not subject to VAT\"."),
-    ("PEPPOL-EN16931-R120", "[PEPPOL-EN16931-R120]-Invoice line net amount MUST equal (Invoiced quantity * (Item net price/item price base quantity) + Sum of invoice line charge amount - sum of invoice line allowance amount"),
+/// Every rule of the closed list; their texts, as the kit words them, are the one
+/// table of rules (`en16931::message`).
+pub const RULES: [&str; 17] = [
+    "BR-CO-10",
+    "BR-CO-11",
+    "BR-CO-12",
+    "BR-CO-13",
+    "BR-CO-14",
+    "BR-CO-15",
+    "BR-CO-16",
+    "BR-CO-17",
+    "BR-S-08",
+    "BR-S-09",
+    "BR-Z-08",
+    "BR-E-08",
+    "BR-AE-08",
+    "BR-IC-08",
+    "BR-G-08",
+    "BR-O-08",
+    "PEPPOL-EN16931-R120",
 ];
 
 /// The categories of the "-08" rules that compare for equality, with their rule.
@@ -78,17 +79,14 @@ fn mul(a: Decimal, b: Decimal) -> R<Decimal> {
     a.checked_mul(b).ok_or(Skip::Overflow)
 }
 
-/// XPath `round`: half toward +∞.
+/// XPath `round`: half toward +∞ ([`xpath::round`]).
 fn xround(x: Decimal) -> R<Decimal> {
-    Ok(add(x, Decimal::new(5, 1))?.floor())
+    xpath::round(x).ok_or(Skip::Overflow)
 }
 
-/// `round(x * 10 * 10) div 100`.
+/// `round(x * 10 * 10) div 100` ([`xpath::round2`]).
 fn r2(x: Decimal) -> R<Decimal> {
-    let hundred = Decimal::ONE_HUNDRED;
-    xround(mul(x, hundred)?)?
-        .checked_div(hundred)
-        .ok_or(Skip::Overflow)
+    xpath::round2(x).ok_or(Skip::Overflow)
 }
 
 /// XPath `sum` of the stated values (absent ones add nothing).
@@ -521,12 +519,4 @@ fn r120(root: Root, line: &LineFacts) -> R<bool> {
     }
     let slack = Decimal::new(2, 2);
     Ok(add(net, slack)? >= expected && sub(net, slack)? <= expected)
-}
-
-/// The text of a rule of the closed list.
-pub(crate) fn text(rule: &str) -> &'static str {
-    RULES
-        .iter()
-        .find(|(r, _)| *r == rule)
-        .map_or("", |(_, t)| t)
 }

@@ -26,22 +26,6 @@ pub(crate) fn trim(text: &str) -> &str {
     text.get(start..end).unwrap_or_default()
 }
 
-/// XPath `normalize-space`: trimmed, inner runs of whitespace as one space.
-pub(crate) fn normalize_space(text: &str) -> String {
-    let t = trim(text);
-    if !t.bytes().any(is_space_byte) {
-        return t.to_owned();
-    }
-    let mut out = String::with_capacity(text.len());
-    for word in text.split(is_xml_space).filter(|w| !w.is_empty()) {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
-}
-
 /// An `xs:decimal` (surrounding whitespace allowed; optional sign; digits with at most
 /// one point; no exponent), exactly, if it fits a `Decimal` (28 digits; trailing zeros
 /// of the fraction beyond that are dropped, as they do not change the value). Negative
@@ -215,7 +199,7 @@ pub(crate) fn is_vat_scheme(text: &str) -> bool {
         // ASCII: upper-casing is per byte, and `VAT` is one word
         trim(text).eq_ignore_ascii_case("VAT")
     } else {
-        normalize_space(&text.to_uppercase()) == "VAT"
+        crate::en16931::xpath::normalize_space(&text.to_uppercase()) == "VAT"
     }
 }
 
@@ -292,8 +276,6 @@ mod tests {
         assert_eq!(boolean(" true "), Some(true));
         assert_eq!(boolean("0"), Some(false));
         assert_eq!(boolean("False"), None);
-        assert_eq!(normalize_space("  a \n b  "), "a b");
-        assert_eq!(normalize_space(" ab "), "ab");
         for t in ["true", " 1", "false\n", "0", " tru e", "True", ""] {
             assert_eq!(Indicator::of(t).boolean(), boolean(t), "{t:?}");
         }

@@ -746,7 +746,7 @@ impl ReceivedDocument {
             .into_iter()
             .map(|rule| Check {
                 rule: rule.to_owned(),
-                msg: checks::text(rule).to_owned(),
+                msg: crate::en16931::message(rule).to_owned(),
             })
             .collect();
         all_checks.extend(f.unreadable);

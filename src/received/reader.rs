@@ -5,6 +5,7 @@
 
 use super::lexical;
 use super::Check;
+use crate::en16931::xpath::normalize_space;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::ResolveResult;
 use quick_xml::NsReader;
@@ -496,7 +497,7 @@ impl Builder {
             [N::Id] => {
                 if let Some(c) = get(&mut self.facts) {
                     if c.id.is_none() {
-                        c.id = Some(lexical::normalize_space(text));
+                        c.id = Some(normalize_space(text).into_owned());
                     }
                 }
             }
@@ -620,7 +621,7 @@ impl Builder {
             }
             [N::PartyTaxScheme, N::CompanyId] => first(&mut p.pending_tax_id, text),
             [N::PartyTaxScheme, N::TaxScheme, N::Id] if p.pending_scheme.is_none() => {
-                p.pending_scheme = Some(lexical::normalize_space(&text.to_uppercase()));
+                p.pending_scheme = Some(normalize_space(&text.to_uppercase()).into_owned());
             }
             _ => {}
         }
