@@ -13,7 +13,7 @@
 //!   later (there is no such path) would not be matched.
 
 use super::endpoints::{error, Answer};
-use super::scenario::{malformed, parse_date_time, Object};
+use super::record::{is_run_id, malformed, parse_date_time, Object};
 use super::{ScenarioError, Simulator};
 use crate::context::RelationKind;
 use crate::error::{ErrorCode, Loc};
@@ -140,7 +140,7 @@ pub(crate) fn read_received(
             Some(Value::String(s)) => s.clone(),
             Some(_) => return Err(malformed(format!("{at}: id must be a string"))),
         };
-        if super::scenario::is_run_id(&id) {
+        if is_run_id(&id) {
             return Err(malformed(format!(
                 "{at}: id {id:?} has the form of the ids the run hands out (doc-N, sbx-N)"
             )));

@@ -41,6 +41,7 @@ mod files;
 pub use files::DocumentFiles;
 mod inbox;
 mod raw;
+mod record;
 mod records;
 mod request;
 mod scenario;

@@ -9,8 +9,9 @@
 //! nested deep enough to meet serde_json's depth limit inside the whole scenario)
 //! is left to the reading of the whole scenario as one value.
 
+use super::record::malformed;
 use super::request::Request;
-use super::scenario::{load_with, malformed, RawLists, Taken};
+use super::scenario::{load_with, RawLists, Taken};
 use super::{ScenarioError, Simulator};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;

@@ -5,26 +5,26 @@
 
 use super::async_world::Documents;
 use super::auth::{Client, Tokens};
+use super::record::{
+    id_of, is_run_id, list, malformed, opt_bool, opt_str, parse_date_time, read_location,
+    read_party, read_relation, record_id, req_str, Item, Object, Record,
+};
 use super::request::Request;
-use super::stream::compact;
-use super::tree::Members;
+use super::tree::read_text;
 use super::world::World;
 use super::{Records, ScenarioError, Simulator};
-use crate::context::{DeliveryLocation, Journal, Permissions, Relation, RelationKind};
+use crate::context::{Journal, Permissions};
 use crate::error::ApiError;
 use crate::lifecycle;
 use crate::numbering::{JournalCategory, Numbering};
-use crate::party::{Address, Party};
 use crate::pdf::Branding;
-use crate::terms::PaymentTerms;
-use crate::validate::fields::in_date_range;
+use crate::validate::fields::parse_date;
 use crate::vat::VatCode;
-use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+use chrono::NaiveTime;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
-use std::fmt;
 
 /// The top-level keys of a scenario; any other is malformed.
 const TOP_LEVEL_KEYS: [&str; 11] = [
@@ -40,12 +40,6 @@ const TOP_LEVEL_KEYS: [&str; 11] = [
     "received",
     "requests",
 ];
-
-pub(crate) type Object = Map<String, Value>;
-
-pub(crate) fn malformed(message: impl Into<String>) -> ScenarioError {
-    ScenarioError(message.into())
-}
 
 /// Reads a scenario's bytes.
 pub(crate) fn load_bytes(bytes: &[u8]) -> Result<Simulator, ScenarioError> {
@@ -129,21 +123,6 @@ fn each_record(
         read_text(text.get(), |rec| read(i, rec, rec.compact(&mut scratch)))?;
     }
     Ok(())
-}
-
-/// A record's text read with `read` (as a tree, or as a `Value` when the tree
-/// refuses it): what the world reads from a record it keeps as text.
-pub(super) fn read_text<T>(
-    text: &str,
-    read: impl FnOnce(&dyn Record) -> Result<T, ScenarioError>,
-) -> Result<T, ScenarioError> {
-    if let Some(rec) = Members::read(text) {
-        return read(&rec);
-    }
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(rec)) => read(&rec),
-        _ => Err(malformed("a record's text is not a JSON object")),
-    }
 }
 
 /// How many records the list `key` holds (its text's, or the scenario's), and how
@@ -246,220 +225,6 @@ pub(super) fn load_with(
         records.brandings.push((id, rec), branding);
     }
     Ok(simulator)
-}
-
-/// A strict `YYYY-MM-DD` date from 0001-01-01 on (chrono alone would also take
-/// `2026-1-5`, and year 0).
-pub(crate) fn parse_date(s: &str) -> Option<NaiveDate> {
-    let b = s.as_bytes();
-    let shape = b.len() == 10
-        && b.iter().enumerate().all(|(i, c)| {
-            if i == 4 || i == 7 {
-                *c == b'-'
-            } else {
-                c.is_ascii_digit()
-            }
-        });
-    if !shape {
-        return None;
-    }
-    NaiveDate::parse_from_str(s, "%Y-%m-%d")
-        .ok()
-        .filter(|d| in_date_range(*d))
-}
-
-/// An RFC 3339 date-time (any offset, turned into UTC), or one without an offset,
-/// read as UTC; its UTC date must lie in 0001-01-01 … 9999-12-31, or create_date
-/// could not be written as ISO 8601.
-pub(crate) fn parse_date_time(s: &str) -> Option<DateTime<Utc>> {
-    let utc = if let Ok(dt) = DateTime::parse_from_rfc3339(s) {
-        dt.with_timezone(&Utc)
-    } else {
-        parse_date(s.get(..10)?)?;
-        NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f")
-            .ok()?
-            .and_utc()
-    };
-    in_date_range(utc.date_naive()).then_some(utc)
-}
-
-/// The records of a top-level list: absent or null is none.
-fn list<'a>(top: &'a Object, key: &str) -> Result<Vec<&'a Object>, ScenarioError> {
-    match top.get(key) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| match item {
-                Value::Object(o) => Ok(o),
-                _ => Err(malformed(format!("{key}[{i}]: must be an object"))),
-            })
-            .collect(),
-        Some(_) => Err(malformed(format!("{key}: must be an array"))),
-    }
-}
-
-/// A field of a record, as the readers of a scenario see it: absent (or null), a
-/// string, a boolean, an object, or a value of another type.
-pub(crate) enum Field<'r> {
-    Absent,
-    Str(&'r str),
-    Bool(bool),
-    Object(&'r dyn Record),
-    Other,
-}
-
-/// A record whose fields the readers of a scenario read: an object of a `Value`, or
-/// one read from its text ([`super::tree::Members`]).
-pub(crate) trait Record {
-    /// The field `key`.
-    fn field(&self, key: &str) -> Field<'_>;
-
-    /// The record's compact JSON text as `serde_json` writes its `Value`, written
-    /// into `scratch`.
-    fn compact<'s>(&self, scratch: &'s mut Vec<u8>) -> &'s str;
-}
-
-impl Record for Object {
-    fn field(&self, key: &str) -> Field<'_> {
-        match self.get(key) {
-            None | Some(Value::Null) => Field::Absent,
-            Some(Value::String(s)) => Field::Str(s),
-            Some(Value::Bool(b)) => Field::Bool(*b),
-            Some(Value::Object(o)) => Field::Object(o),
-            Some(Value::Number(_) | Value::Array(_)) => Field::Other,
-        }
-    }
-
-    fn compact<'s>(&self, scratch: &'s mut Vec<u8>) -> &'s str {
-        compact(self, scratch)
-    }
-}
-
-/// Where a record sits in the scenario (`relations[3]`): written only into an error.
-struct Item<'a>(&'a str, usize);
-
-impl fmt::Display for Item<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{}[{}]", self.0, self.1)
-    }
-}
-
-/// A key inside a place (`relations[3].address`): written only into an error.
-struct Nested<'a>(&'a dyn fmt::Display, &'a str);
-
-impl fmt::Display for Nested<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{}.{}", self.0, self.1)
-    }
-}
-
-/// The record's identifier (`id`, or `client_id` for a client): a string.
-fn id_of<'a>(
-    rec: &'a dyn Record,
-    at: &dyn fmt::Display,
-    key: &str,
-) -> Result<&'a str, ScenarioError> {
-    match rec.field(key) {
-        Field::Absent => Err(malformed(format!("{at}: missing {key}"))),
-        Field::Str(s) => Ok(s),
-        _ => Err(malformed(format!("{at}: {key} must be a string"))),
-    }
-}
-
-/// The record's identifier (`id`, or `client_id` for a client), unique among its kind.
-fn record_id(
-    rec: &dyn Record,
-    at: &dyn fmt::Display,
-    key: &str,
-    seen: &mut HashSet<String>,
-) -> Result<String, ScenarioError> {
-    let id = id_of(rec, at, key)?.to_owned();
-    if !seen.insert(id.clone()) {
-        return Err(malformed(format!("{at}: duplicate {key} {id:?}")));
-    }
-    Ok(id)
-}
-
-/// An optional string field (absent or null is `None`).
-fn opt_str<'a>(
-    rec: &'a dyn Record,
-    at: &dyn fmt::Display,
-    key: &str,
-) -> Result<Option<&'a str>, ScenarioError> {
-    match rec.field(key) {
-        Field::Absent => Ok(None),
-        Field::Str(s) => Ok(Some(s)),
-        _ => Err(malformed(format!("{at}: {key} must be a string"))),
-    }
-}
-
-/// A required string field.
-fn req_str<'a>(
-    rec: &'a dyn Record,
-    at: &dyn fmt::Display,
-    key: &str,
-) -> Result<&'a str, ScenarioError> {
-    opt_str(rec, at, key)?.ok_or_else(|| malformed(format!("{at}: missing {key}")))
-}
-
-/// An optional boolean field (absent or null is `None`).
-fn opt_bool(
-    rec: &dyn Record,
-    at: &dyn fmt::Display,
-    key: &str,
-) -> Result<Option<bool>, ScenarioError> {
-    match rec.field(key) {
-        Field::Absent => Ok(None),
-        Field::Bool(b) => Ok(Some(b)),
-        _ => Err(malformed(format!("{at}: {key} must be a boolean"))),
-    }
-}
-
-/// An optional address object: each key a string (absent or null is `None`); any
-/// other key inside it is ignored, like any unknown key inside a record.
-fn opt_address(
-    rec: &dyn Record,
-    at: &dyn fmt::Display,
-    key: &str,
-) -> Result<Option<Address>, ScenarioError> {
-    let address = match rec.field(key) {
-        Field::Absent => return Ok(None),
-        Field::Object(a) => a,
-        _ => return Err(malformed(format!("{at}: {key} must be an object"))),
-    };
-    let at = Nested(at, key);
-    let text = |k: &str| Ok::<_, ScenarioError>(opt_str(address, &at, k)?.map(str::to_owned));
-    Ok(Some(Address {
-        street: text("street")?,
-        street_number: text("street_number")?,
-        street2: text("street2")?,
-        postal_code: text("postal_code")?,
-        city: text("city")?,
-        province: text("province")?,
-        country_code: text("country_code")?,
-    }))
-}
-
-/// The party keys of peppol.md §1 in a company (`with_bic`) or relation record: each
-/// a string, `address` an object; a value of another JSON type is malformed, a
-/// well-typed value wrong for Peppol is kept (it becomes a finding).
-fn read_party(
-    rec: &dyn Record,
-    at: &dyn fmt::Display,
-    with_bic: bool,
-) -> Result<Party, ScenarioError> {
-    let text = |k: &str| Ok::<_, ScenarioError>(opt_str(rec, at, k)?.map(str::to_owned));
-    Ok(Party {
-        name: text("name")?,
-        vat_number: text("vat_number")?,
-        enterprise_number: text("enterprise_number")?,
-        peppol_id: text("peppol_id")?,
-        address: opt_address(rec, at, "address")?,
-        iban: text("iban")?,
-        bic: if with_bic { text("bic")? } else { None },
-        email: text("email")?,
-    })
 }
 
 fn read_company(value: &Value) -> Result<crate::context::Company, ScenarioError> {
@@ -589,43 +354,6 @@ fn read_relations(
     })
 }
 
-/// A relation record as the rules read it; the uniqueness of its id is the caller's
-/// to check.
-pub(super) fn read_relation(
-    rec: &dyn Record,
-    at: &dyn fmt::Display,
-) -> Result<Relation, ScenarioError> {
-    let id = id_of(rec, at, "id")?.to_owned();
-    let kind = match req_str(rec, at, "kind")? {
-        "company" => RelationKind::Company,
-        "contact" => RelationKind::Contact,
-        other => {
-            return Err(malformed(format!(
-                "{at}: kind must be \"company\" or \"contact\", got {other:?}"
-            )))
-        }
-    };
-    let payment_terms = match opt_str(rec, at, "payment_terms")? {
-        None => None,
-        Some(_) if kind == RelationKind::Contact => {
-            return Err(malformed(format!(
-                "{at}: a contact never has payment_terms"
-            )));
-        }
-        Some(text) => Some(
-            text.parse::<PaymentTerms>()
-                .map_err(|e| malformed(format!("{at}: {e}")))?,
-        ),
-    };
-    Ok(Relation {
-        id,
-        kind,
-        payment_terms,
-        peppol: opt_bool(rec, at, "peppol")?.unwrap_or(false),
-        party: read_party(rec, at, false)?,
-    })
-}
-
 /// Reads the journals into the world; their ids, in order.
 fn read_journals(top: &Object, world: &mut World) -> Result<Vec<String>, ScenarioError> {
     let mut seen = HashSet::new();
@@ -708,22 +436,6 @@ fn read_locations(
     })
 }
 
-/// A delivery location record as the rules read it; the uniqueness of its id is the
-/// caller's to check.
-pub(super) fn read_location(
-    rec: &dyn Record,
-    at: &dyn fmt::Display,
-) -> Result<DeliveryLocation, ScenarioError> {
-    Ok(DeliveryLocation {
-        id: id_of(rec, at, "id")?.to_owned(),
-        relation_id: req_str(rec, at, "relation_id")?.to_owned(),
-        name: opt_str(rec, at, "name")?.map(str::to_owned),
-        address: opt_address(rec, at, "address")?,
-        identifier: opt_str(rec, at, "identifier")?.map(str::to_owned),
-        identifier_scheme: opt_str(rec, at, "identifier_scheme")?.map(str::to_owned),
-    })
-}
-
 /// Checks the brandings; their ids and what shapes the PDF's page, in order.
 fn read_brandings(top: &Object) -> Result<Vec<(String, Branding)>, ScenarioError> {
     let mut seen = HashSet::new();
@@ -783,14 +495,6 @@ fn parse_color(text: &str) -> Option<[u8; 3]> {
         .filter(|h| h.len() == 6 && h.bytes().all(|b| b.is_ascii_hexdigit()))?;
     let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
     Some([byte(0)?, byte(2)?, byte(4)?])
-}
-
-/// Whether an id has the form of an id the run hands out (`doc-N`, `sbx-N`).
-pub(crate) fn is_run_id(id: &str) -> bool {
-    ["doc-", "sbx-"].iter().any(|prefix| {
-        id.strip_prefix(prefix)
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    })
 }
 
 /// The errors of a refusal, in one line: `type at loc: msg; …`.

@@ -9,7 +9,8 @@
 //! number. A text it cannot read as a `Value` would (serde_json's private raw-value
 //! token) is refused, and the caller reads it as a `Value` instead.
 
-use super::scenario::{Field, Record};
+use super::record::{malformed, Field, Record};
+use super::ScenarioError;
 use crate::money::NUMBER_TOKEN;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
@@ -233,6 +234,21 @@ impl<'de> Visitor<'de> for NodeVisitor {
 //   object without repeated keys as the plain one does, and both ways of finding a
 //   repeated key agree.
 // - `expecting` → empty: a visitor's error only sends the text to the `Value` reading.
+
+/// A record's text read with `read` (as a tree, or as a `Value` when the tree
+/// refuses it): what the world reads from a record it keeps as text.
+pub(super) fn read_text<T>(
+    text: &str,
+    read: impl FnOnce(&dyn Record) -> Result<T, ScenarioError>,
+) -> Result<T, ScenarioError> {
+    if let Some(rec) = Members::read(text) {
+        return read(&rec);
+    }
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(rec)) => read(&rec),
+        _ => Err(malformed("a record's text is not a JSON object")),
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -2,8 +2,9 @@
 //! relations, journals and delivery locations, and the journals' counters. It
 //! implements [`Context`], so the lifecycle functions read it like a server's database.
 
+use super::record::{read_location, read_relation};
 use super::records::{Locations, Relations};
-use super::scenario::{read_location, read_relation, read_text};
+use super::tree::read_text;
 use crate::context::{Company, Context, ContextError, DeliveryLocation, Journal, Relation};
 use crate::lifecycle::DrawnNumber;
 use crate::numbering::{JournalCategory, Window};

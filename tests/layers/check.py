@@ -6,8 +6,12 @@ is a node; a path `crate::a::b::…`, `super::…` or `self::…` named in the f
 edge to the deepest file module it goes through. A `use` of a parent module's
 re-export (`super::X` where the parent only re-exports X from a sibling) counts as an
 edge to the parent, so a module must import from the file that defines a thing.
-Prints every strongly connected component of more than one file and exits 1 when
-there is one.
+An edge between a file and a module it lies inside (`simulator/endpoints.rs` and
+`simulator/mod.rs`) is not counted: a `mod.rs` is its module's front, which declares
+and re-exports the files below it, and they implement it (`impl Simulator` in
+`endpoints.rs`). Every other edge counts, paths relative to a file's own module
+(`scenario::load`) included. Prints every strongly connected component of more than
+one file and exits 1 when there is one.
 """
 import os
 import re
@@ -74,6 +78,9 @@ def resolve(me, path):
         return None
     if segs[0] == "crate":
         base, segs = (), segs[1:]
+    elif me + (segs[0],) in mods:
+        # a path relative to the file's own module: one of its child modules
+        base = me
     elif segs[0] in ("super", "self"):
         base = me
         while segs and segs[0] in ("super", "self"):
@@ -82,7 +89,7 @@ def resolve(me, path):
             segs = segs[1:]
     else:
         return None
-    best = base if base in mods else None
+    best = base if base in mods and base != me else None
     cur = base
     for s in segs:
         cur = cur + (s,)
@@ -93,16 +100,22 @@ def resolve(me, path):
     return best
 
 
+def nested(a, b):
+    """Whether one of the two modules lies inside the other."""
+    n = min(len(a), len(b))
+    return a[:n] == b[:n]
+
+
 edges = {m: set() for m in mods}
 for m, p in files.items():
     text = strip(open(p, encoding="utf-8").read())
     paths = []
     for u in re.finditer(r"\buse\s+([^;]+);", text):
         paths += expand_use(u.group(1))
-    paths += re.findall(r"\b(?:crate|super|self)(?:::\w+)+", text)
+    paths += re.findall(r"(?<![\w:])(?:crate|super|self|[a-z_][a-z0-9_]*)(?:::\w+)+", text)
     for path in paths:
         t = resolve(m, path)
-        if t is not None and t != m and t != ():
+        if t is not None and t != m and t != () and not nested(m, t):
             edges[m].add(t)
 
 # Tarjan's strongly connected components
