@@ -8,8 +8,8 @@
 //! cannot be read is not tested (the `unreadable` check already says why); neither is
 //! one whose sums overflow the 28 digits of a `Decimal` (an `unreadable` check says so).
 
+use super::facts::{Ac, Facts, LineFacts, Num, Root, Subtotal};
 use super::lexical::Indicator;
-use super::reader::{Ac, Facts, LineFacts, Num, Root, Subtotal};
 use super::Check;
 use crate::en16931::xpath;
 use rust_decimal::{Decimal, RoundingStrategy};
