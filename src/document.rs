@@ -510,9 +510,17 @@ impl Serialize for GroupView<'_> {
 /// JSON value, so `serde_json::to_vec(&document)` is the fast path for a server.
 impl Serialize for Document {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let c = self.currency;
-        let comp = &self.computation;
         let mut m = serializer.serialize_map(Some(38))?;
+        self.serialize_head(&mut m)?;
+        self.serialize_amounts_and_states(&mut m)?;
+        self.serialize_lists(&mut m)?;
+        m.end()
+    }
+}
+
+impl Document {
+    /// The response's fields from `id` to `currency`.
+    fn serialize_head<M: SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {
         m.serialize_entry("id", &self.id)?;
         m.serialize_entry("type", self.doc_type.as_str())?;
         m.serialize_entry("origin", &self.origin)?;
@@ -532,7 +540,13 @@ impl Serialize for Document {
             "create_date",
             &self.create_date.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
         )?;
-        m.serialize_entry("currency", c.code())?;
+        m.serialize_entry("currency", self.currency.code())
+    }
+
+    /// The response's fields from `tax_exclusive_amount` to `mail_status`.
+    fn serialize_amounts_and_states<M: SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {
+        let c = self.currency;
+        let comp = &self.computation;
         m.serialize_entry(
             "tax_exclusive_amount",
             &Amount(comp.tax_exclusive_amount, c),
@@ -552,7 +566,12 @@ impl Serialize for Document {
         m.serialize_entry("payment_terms", &self.payment_terms.to_string())?;
         m.serialize_entry("legal_notice", &self.legal_notice)?;
         m.serialize_entry("peppol_status", self.peppol_status.as_str())?;
-        m.serialize_entry("mail_status", self.mail_status.as_str())?;
+        m.serialize_entry("mail_status", self.mail_status.as_str())
+    }
+
+    /// The response's lists: attachments, allowances/charges, lines, VAT breakdown.
+    fn serialize_lists<M: SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {
+        let comp = &self.computation;
         m.serialize_entry(
             "attachments",
             &SeqOf(self.attachments.iter().map(|a| {
@@ -568,7 +587,7 @@ impl Serialize for Document {
             &AllowanceList {
                 list: &self.allowance_charges,
                 amounts: &doc_amounts,
-                currency: c,
+                currency: self.currency,
             },
         )?;
         m.serialize_entry(
@@ -591,8 +610,7 @@ impl Serialize for Document {
                         group,
                     }),
             ),
-        )?;
-        m.end()
+        )
     }
 }
 

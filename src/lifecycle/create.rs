@@ -448,6 +448,28 @@ fn check_amounts(
     (computation, paid)
 }
 
+/// The journal's next number for `issue_date` ([`draw`] on the counter state the
+/// context reads): an exhausted counter is `journal_counter_exhausted` at
+/// `["body", "journal_id"]`, never a repeated number.
+fn draw_number(
+    ctx: &dyn Context,
+    journal: &Journal,
+    issue_date: NaiveDate,
+) -> Result<Draw, ApiError> {
+    let state = ctx.next_sequence(journal, journal.numbering.window(issue_date))?;
+    draw(journal, state, issue_date).map_err(|e| {
+        ApiError::from(
+            ValidationError::new(
+                ErrorCode::JournalCounterExhausted,
+                body_loc().key("journal_id"),
+                format!("{e}: it has drawn its last number, and a number is never drawn twice"),
+            )
+            .with_input(&Value::String(e.journal_id.clone()))
+            .with_ctx(json!({"window": e.window.to_string()})),
+        )
+    })
+}
+
 /// The created document: defaults, number, communication and statuses
 /// (decisions.md §5), and the send asked for on creation. The number is drawn last,
 /// by [`draw`]: an exhausted counter is `journal_counter_exhausted` at
@@ -470,23 +492,12 @@ fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Result<Cr
         payment_terms,
         due_date,
     } = dates;
-    let state = ctx.next_sequence(&journal, journal.numbering.window(issue_date))?;
     let Draw {
         window,
         sequence,
         number: document_number,
         next,
-    } = draw(&journal, state, issue_date).map_err(|e| {
-        ApiError::from(
-            ValidationError::new(
-                ErrorCode::JournalCounterExhausted,
-                body_loc().key("journal_id"),
-                format!("{e}: it has drawn its last number, and a number is never drawn twice"),
-            )
-            .with_input(&Value::String(e.journal_id.clone()))
-            .with_ctx(json!({"window": e.window.to_string()})),
-        )
-    })?;
+    } = draw_number(ctx, &journal, issue_date)?;
     let legal_notice = match f.legal_notice {
         Field::Valid(s) => Some(s),
         _ if doc_type == DocumentType::SaleInvoice => company.legal_notice.clone(),

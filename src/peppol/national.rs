@@ -64,28 +64,10 @@ pub(crate) fn national_rules(
     }
     let (seller, buyer) = (roles.seller, roles.buyer);
     let (s, b) = (roles.seller_key, roles.buyer_key);
-    let legal = |p: &Party| filled(&p.enterprise_number).is_some();
-    let payable = doc.currency.round(doc.remaining_amount());
 
     // The Netherlands.
     if country_norm(seller).as_deref() == Some("NL") {
-        if !kind.is_invoice() {
-            f.at("NL-R-001", &[]);
-        }
-        if address(seller).is_some() && !has(seller, true, true, true) {
-            f.at("NL-R-002", &[s, "address"]);
-        }
-        if legal(seller) {
-            f.at("NL-R-003", &[s, "enterprise_number"]);
-        }
-        if country_norm(buyer).as_deref() == Some("NL") {
-            if address(buyer).is_some() && !has(buyer, true, true, true) {
-                f.at("NL-R-004", &[b, "address"]);
-            }
-            if legal(buyer) {
-                f.at("NL-R-005", &[b, "enterprise_number"]);
-            }
-        }
+        netherlands(kind, roles, f);
     }
 
     // Germany: both parties German.
@@ -97,24 +79,7 @@ pub(crate) fn national_rules(
 
     // Denmark: the address country as written.
     if country_raw(seller) == Some("DK") {
-        if legal(seller) {
-            f.at("DK-R-014", &[s, "enterprise_number"]);
-        } else {
-            f.at("DK-R-002", &[s, "enterprise_number"]);
-        }
-        let buyer_dk = country_raw(buyer) == Some("DK");
-        if !kind.is_invoice() && buyer_dk && payable.is_sign_negative() && !payable.is_zero() {
-            f.at("DK-R-016", &[]);
-        }
-        if buyer_dk {
-            if legal(buyer) {
-                f.at("DK-R-017", &[b, "enterprise_number"]);
-            }
-            if kind.is_invoice() {
-                // Credit transfer (30) is not among the Danish payment means codes.
-                f.at("DK-R-005", &[]);
-            }
-        }
+        denmark(doc, kind, roles, f);
     }
 
     // Iceland: the address country as written.
@@ -155,6 +120,56 @@ pub(crate) fn national_rules(
         }
         if !has(seller, false, false, true) {
             f.at("IT-R-004", &[s, "address"]);
+        }
+    }
+}
+
+/// The Dutch rules (NL-R), for a Dutch seller.
+fn netherlands(kind: UblKind, roles: &Roles<'_>, f: &mut Found) {
+    let (seller, buyer) = (roles.seller, roles.buyer);
+    let (s, b) = (roles.seller_key, roles.buyer_key);
+    let legal = |p: &Party| filled(&p.enterprise_number).is_some();
+    if !kind.is_invoice() {
+        f.at("NL-R-001", &[]);
+    }
+    if address(seller).is_some() && !has(seller, true, true, true) {
+        f.at("NL-R-002", &[s, "address"]);
+    }
+    if legal(seller) {
+        f.at("NL-R-003", &[s, "enterprise_number"]);
+    }
+    if country_norm(buyer).as_deref() == Some("NL") {
+        if address(buyer).is_some() && !has(buyer, true, true, true) {
+            f.at("NL-R-004", &[b, "address"]);
+        }
+        if legal(buyer) {
+            f.at("NL-R-005", &[b, "enterprise_number"]);
+        }
+    }
+}
+
+/// The Danish rules (DK-R), for a seller whose address country is written `DK`.
+fn denmark(doc: &Document, kind: UblKind, roles: &Roles<'_>, f: &mut Found) {
+    let (seller, buyer) = (roles.seller, roles.buyer);
+    let (s, b) = (roles.seller_key, roles.buyer_key);
+    let legal = |p: &Party| filled(&p.enterprise_number).is_some();
+    let payable = doc.currency.round(doc.remaining_amount());
+    if legal(seller) {
+        f.at("DK-R-014", &[s, "enterprise_number"]);
+    } else {
+        f.at("DK-R-002", &[s, "enterprise_number"]);
+    }
+    let buyer_dk = country_raw(buyer) == Some("DK");
+    if !kind.is_invoice() && buyer_dk && payable.is_sign_negative() && !payable.is_zero() {
+        f.at("DK-R-016", &[]);
+    }
+    if buyer_dk {
+        if legal(buyer) {
+            f.at("DK-R-017", &[b, "enterprise_number"]);
+        }
+        if kind.is_invoice() {
+            // Credit transfer (30) is not among the Danish payment means codes.
+            f.at("DK-R-005", &[]);
         }
     }
 }

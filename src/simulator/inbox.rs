@@ -119,6 +119,66 @@ fn one_of(
     }
 }
 
+/// A received record's id: a string, not of the form the run hands out, unique
+/// among documents and received documents (`seen`).
+fn received_id(
+    rec: &Object,
+    at: &str,
+    seen: &mut HashSet<String>,
+) -> Result<String, ScenarioError> {
+    let id = match rec.get("id") {
+        None | Some(Value::Null) => return Err(malformed(format!("{at}: missing id"))),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(malformed(format!("{at}: id must be a string"))),
+    };
+    if is_run_id(&id) {
+        return Err(malformed(format!(
+            "{at}: id {id:?} has the form of the ids the run hands out (doc-N, sbx-N)"
+        )));
+    }
+    if !seen.insert(id.clone()) {
+        return Err(malformed(format!(
+            "{at}: duplicate id {id:?} (received documents share the id space of documents)"
+        )));
+    }
+    Ok(id)
+}
+
+/// A received record's bytes: `ubl` (text) or `base64`, exactly one, not empty.
+fn received_bytes(rec: &Object, at: &str) -> Result<Vec<u8>, ScenarioError> {
+    let bytes = match (
+        rec.get("ubl").filter(|v| !v.is_null()),
+        rec.get("base64").filter(|v| !v.is_null()),
+    ) {
+        (Some(_), Some(_)) => return Err(malformed(format!("{at}: ubl and base64 together"))),
+        (None, None) => return Err(malformed(format!("{at}: neither ubl nor base64"))),
+        (Some(Value::String(s)), None) => s.as_bytes().to_vec(),
+        (None, Some(Value::String(s))) => crate::attachment::decode_base64(s)
+            .ok_or_else(|| malformed(format!("{at}: base64 is not valid base64")))?,
+        (Some(_), None) => return Err(malformed(format!("{at}: ubl must be a string"))),
+        (None, Some(_)) => return Err(malformed(format!("{at}: base64 must be a string"))),
+    };
+    if bytes.is_empty() {
+        return Err(malformed(format!("{at}: the received bytes are empty")));
+    }
+    Ok(bytes)
+}
+
+/// A received record's `received_at` (RFC 3339); `None` when absent or null.
+fn received_at(rec: &Object, at: &str) -> Result<Option<DateTime<Utc>>, ScenarioError> {
+    match rec.get("received_at") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => parse_date_time(s).map(Some).ok_or_else(|| {
+            malformed(format!(
+                "{at}: received_at {s:?} is not a valid date-time (rfc 3339)"
+            ))
+        }),
+        Some(_) => Err(malformed(format!(
+            "{at}: received_at must be a date-time string"
+        ))),
+    }
+}
+
 /// Reads the scenario's `received` list into the simulator. `taken` holds the ids of
 /// the preloaded documents: received documents share their id space.
 pub(crate) fn read_received(
@@ -135,51 +195,11 @@ pub(crate) fn read_received(
     };
     for (i, rec) in items.into_iter().enumerate() {
         let at = format!("received[{i}]");
-        let id = match rec.get("id") {
-            None | Some(Value::Null) => return Err(malformed(format!("{at}: missing id"))),
-            Some(Value::String(s)) => s.clone(),
-            Some(_) => return Err(malformed(format!("{at}: id must be a string"))),
-        };
-        if is_run_id(&id) {
-            return Err(malformed(format!(
-                "{at}: id {id:?} has the form of the ids the run hands out (doc-N, sbx-N)"
-            )));
-        }
-        if !seen.insert(id.clone()) {
-            return Err(malformed(format!(
-                "{at}: duplicate id {id:?} (received documents share the id space of documents)"
-            )));
-        }
-        let bytes = match (
-            rec.get("ubl").filter(|v| !v.is_null()),
-            rec.get("base64").filter(|v| !v.is_null()),
-        ) {
-            (Some(_), Some(_)) => return Err(malformed(format!("{at}: ubl and base64 together"))),
-            (None, None) => return Err(malformed(format!("{at}: neither ubl nor base64"))),
-            (Some(Value::String(s)), None) => s.as_bytes().to_vec(),
-            (None, Some(Value::String(s))) => crate::attachment::decode_base64(s)
-                .ok_or_else(|| malformed(format!("{at}: base64 is not valid base64")))?,
-            (Some(_), None) => return Err(malformed(format!("{at}: ubl must be a string"))),
-            (None, Some(_)) => return Err(malformed(format!("{at}: base64 must be a string"))),
-        };
-        if bytes.is_empty() {
-            return Err(malformed(format!("{at}: the received bytes are empty")));
-        }
+        let id = received_id(rec, &at, &mut seen)?;
+        let bytes = received_bytes(rec, &at)?;
         let origin = one_of(rec, &at, "origin", &ORIGINS)?.unwrap_or_else(|| "peppol".to_owned());
         let type_override = one_of(rec, &at, "type", &TYPES)?;
-        let create_date = match rec.get("received_at") {
-            None | Some(Value::Null) => sim.world.now,
-            Some(Value::String(s)) => parse_date_time(s).ok_or_else(|| {
-                malformed(format!(
-                    "{at}: received_at {s:?} is not a valid date-time (rfc 3339)"
-                ))
-            })?,
-            Some(_) => {
-                return Err(malformed(format!(
-                    "{at}: received_at must be a date-time string"
-                )))
-            }
-        };
+        let create_date = received_at(rec, &at)?.unwrap_or(sim.world.now);
         let doc = received::read(&bytes);
         // docs/files.md §2: a received PDF, or the first PDF a UBL embeds, is the
         // document's own PDF; any other UBL gets one rendered from what it states,

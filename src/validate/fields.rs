@@ -286,6 +286,47 @@ impl NumberRule {
     }
 }
 
+/// The bound of `rule` that `d` breaks, range first: `gt`, `ge`, then `le`.
+fn broken_bound(rule: NumberRule, d: Decimal) -> Option<(ErrorCode, Decimal)> {
+    match (rule.gt, rule.ge, rule.le) {
+        (Some(b), _, _) if d <= b => Some((ErrorCode::GreaterThan, b)),
+        (_, Some(b), _) if d < b => Some((ErrorCode::GreaterThanEqual, b)),
+        (_, _, Some(b)) if d > b => Some((ErrorCode::LessThanEqual, b)),
+        _ => None,
+    }
+}
+
+/// The error of a number outside its range (`code` is `greater_than`,
+/// `greater_than_equal` or `less_than_equal`).
+fn range_error(errors: &mut Errors, at: Loc, value: &Value, code: ErrorCode, bound: Decimal) {
+    let (msg, ctx) = match code {
+        ErrorCode::GreaterThan => (
+            format!("input should be greater than {bound}"),
+            json!({"gt": bound.to_string()}),
+        ),
+        ErrorCode::GreaterThanEqual => (
+            format!("input should be greater than or equal to {bound}"),
+            json!({"ge": bound.to_string()}),
+        ),
+        _ => (
+            format!("input should be less than or equal to {bound}"),
+            json!({"le": bound.to_string()}),
+        ),
+    };
+    errors.push_ctx(code, at, msg, Some(value), ctx);
+}
+
+/// The error of a number with more decimals than allowed.
+fn places_error(errors: &mut Errors, at: Loc, value: &Value, places: u32) {
+    errors.push_ctx(
+        ErrorCode::DecimalMaxPlaces,
+        at,
+        format!("decimal input should have no more than {places} decimal places"),
+        Some(value),
+        json!({"decimal_places": places}),
+    );
+}
+
 /// Reads a number (JSON number or decimal string) and checks it against `rule`: one
 /// error at most, range before decimal places.
 pub fn number(
@@ -295,32 +336,6 @@ pub fn number(
     rule: NumberRule,
     errors: &mut Errors,
 ) -> Option<Decimal> {
-    let range_error = |errors: &mut Errors, code: ErrorCode, bound: Decimal| {
-        let (msg, ctx) = match code {
-            ErrorCode::GreaterThan => (
-                format!("input should be greater than {bound}"),
-                json!({"gt": bound.to_string()}),
-            ),
-            ErrorCode::GreaterThanEqual => (
-                format!("input should be greater than or equal to {bound}"),
-                json!({"ge": bound.to_string()}),
-            ),
-            _ => (
-                format!("input should be less than or equal to {bound}"),
-                json!({"le": bound.to_string()}),
-            ),
-        };
-        errors.push_ctx(code, loc.key(key), msg, Some(value), ctx);
-    };
-    let places_error = |errors: &mut Errors, places: u32| {
-        errors.push_ctx(
-            ErrorCode::DecimalMaxPlaces,
-            loc.key(key),
-            format!("decimal input should have no more than {places} decimal places"),
-            Some(value),
-            json!({"decimal_places": places}),
-        );
-    };
     let d = match decimal_from_json(value) {
         Ok(d) => d,
         Err(NumberError::Invalid) => {
@@ -333,11 +348,15 @@ pub fn number(
             return None;
         }
         Err(NumberError::TooLarge { negative }) => {
-            match (negative, rule.gt, rule.ge, rule.le) {
-                (true, Some(b), _, _) => range_error(errors, ErrorCode::GreaterThan, b),
-                (true, None, Some(b), _) => range_error(errors, ErrorCode::GreaterThanEqual, b),
-                (false, _, _, Some(b)) => range_error(errors, ErrorCode::LessThanEqual, b),
-                _ => errors.push_input(
+            let bound = match (negative, rule.gt, rule.ge, rule.le) {
+                (true, Some(b), _, _) => Some((ErrorCode::GreaterThan, b)),
+                (true, None, Some(b), _) => Some((ErrorCode::GreaterThanEqual, b)),
+                (false, _, _, Some(b)) => Some((ErrorCode::LessThanEqual, b)),
+                _ => None,
+            };
+            match bound {
+                Some((code, b)) => range_error(errors, loc.key(key), value, code, b),
+                None => errors.push_input(
                     ErrorCode::DecimalParsing,
                     loc.key(key),
                     "input is too large for a decimal number",
@@ -347,31 +366,17 @@ pub fn number(
             return None;
         }
         Err(NumberError::TooPrecise) => {
-            places_error(errors, rule.max_places.unwrap_or(28));
+            places_error(errors, loc.key(key), value, rule.max_places.unwrap_or(28));
             return None;
         }
     };
-    if let Some(b) = rule.gt {
-        if d <= b {
-            range_error(errors, ErrorCode::GreaterThan, b);
-            return None;
-        }
-    }
-    if let Some(b) = rule.ge {
-        if d < b {
-            range_error(errors, ErrorCode::GreaterThanEqual, b);
-            return None;
-        }
-    }
-    if let Some(b) = rule.le {
-        if d > b {
-            range_error(errors, ErrorCode::LessThanEqual, b);
-            return None;
-        }
+    if let Some((code, b)) = broken_bound(rule, d) {
+        range_error(errors, loc.key(key), value, code, b);
+        return None;
     }
     if let Some(places) = rule.max_places {
         if !within_places(d, places) {
-            places_error(errors, places);
+            places_error(errors, loc.key(key), value, places);
             return None;
         }
     }

@@ -255,88 +255,68 @@ pub fn typed_lines(
     (errors.len() == before).then_some(out)
 }
 
-/// Reads one line from its values by [`LINE_KEYS`]; `before` is the error count
-/// before the line's keys were checked (any error since refuses the line).
-fn line_fields<'a, J: JsonIn<'a>>(
-    slots: [Option<J>; 12],
+/// A line's quantity or unit price: required, from `ge` to the largest quantity,
+/// at most 6 decimals.
+fn required_number<'a, J: JsonIn<'a>>(
+    value: Option<J>,
     loc: &Loc,
-    before: usize,
-    currency: Option<Currency>,
+    key: &str,
+    ge: Decimal,
     errors: &mut Errors,
-) -> Option<Line> {
-    let [quantity, unit_price, vat_code, vat_rate_value, item_name, item_description, unit_code, section_name, item_properties, item_identification, product_code, acs] =
-        slots;
-    let quantity = match quantity {
-        None => {
-            missing(loc, "quantity", errors);
+) -> Option<Decimal> {
+    let Some(v) = value else {
+        missing(loc, key, errors);
+        return None;
+    };
+    let rule = NumberRule {
+        ge: Some(ge),
+        le: Some(MAX_QUANTITY),
+        max_places: Some(6),
+        ..NumberRule::default()
+    };
+    number_in(v, loc, key, rule, errors)
+}
+
+/// A line's VAT code (decisions.md §4): standard when absent; the reserved legacy
+/// codes are refused.
+fn line_vat_code<'a, J: JsonIn<'a>>(
+    value: Option<J>,
+    loc: &Loc,
+    errors: &mut Errors,
+) -> Option<VatCode> {
+    let Some(v) = value else {
+        return Some(VatCode::Standard);
+    };
+    match one_of_in(
+        v,
+        loc,
+        "vat_code",
+        VatCode::parse,
+        "'standard', 'exempted', 'zero_rated', 'reverse_charge', 'intra_community', 'export' or 'not_subject'",
+        errors,
+    ) {
+        Some(code) if code.is_reserved() => {
+            errors.push_input(
+                ErrorCode::VatCodeReserved,
+                loc.key("vat_code"),
+                format!("the vat code {code} is reserved for legacy documents and cannot be sent"),
+                &v.value(),
+            );
             None
         }
-        Some(v) => number_in(
-            v,
-            loc,
-            "quantity",
-            NumberRule {
-                ge: Some(MIN_QUANTITY),
-                le: Some(MAX_QUANTITY),
-                max_places: Some(6),
-                ..NumberRule::default()
-            },
-            errors,
-        ),
-    };
-    let unit_price = match unit_price {
-        None => {
-            missing(loc, "unit_price", errors);
-            None
-        }
-        Some(v) => number_in(
-            v,
-            loc,
-            "unit_price",
-            NumberRule {
-                ge: Some(Decimal::ZERO),
-                le: Some(MAX_QUANTITY),
-                max_places: Some(6),
-                ..NumberRule::default()
-            },
-            errors,
-        ),
-    };
-    // decisions.md §4: vat_code defaults to standard; reserved codes are refused
-    let vat_code = match vat_code {
-        None => Some(VatCode::Standard),
-        Some(v) => match one_of_in(
-            v,
-            loc,
-            "vat_code",
-            VatCode::parse,
-            "'standard', 'exempted', 'zero_rated', 'reverse_charge', 'intra_community', 'export' or 'not_subject'",
-            errors,
-        ) {
-            Some(code) if code.is_reserved() => {
-                errors.push_input(
-                    ErrorCode::VatCodeReserved,
-                    loc.key("vat_code"),
-                    format!("the vat code {code} is reserved for legacy documents and cannot be sent"),
-                    &v.value(),
-                );
-                None
-            }
-            other => other,
-        },
-    };
-    let vat_rate = vat_rate(vat_rate_value, loc, vat_code, errors);
-    let text = |value: Option<J>, key: &str, errors: &mut Errors| {
-        value.and_then(|v| string_in(v, loc, key, None, errors))
-    };
-    let item_name = text(item_name, "item_name", errors);
-    let item_description = text(item_description, "item_description", errors);
-    let unit_code = text(unit_code, "unit_code", errors);
-    let section_name = text(section_name, "section_name", errors);
-    let item_identification = text(item_identification, "item_identification", errors);
-    let product_code = text(product_code, "product_code", errors);
-    let item_properties = item_properties.map(JsonIn::value);
-    let item_properties = match item_properties.as_deref() {
+        other => other,
+    }
+}
+
+/// A line's item properties: an object whose values are strings (each other value
+/// refused at its key); kept as sent.
+fn line_item_properties<'a, J: JsonIn<'a>>(
+    value: Option<J>,
+    loc: &Loc,
+    errors: &mut Errors,
+) -> Option<serde_json::Map<String, Value>> {
+    let value = value.map(JsonIn::value);
+    match value.as_deref() {
         None => None,
         Some(Value::Object(props)) => {
             let props_loc = loc.key("item_properties");
@@ -361,7 +341,34 @@ fn line_fields<'a, J: JsonIn<'a>>(
             );
             None
         }
+    }
+}
+
+/// Reads one line from its values by [`LINE_KEYS`]; `before` is the error count
+/// before the line's keys were checked (any error since refuses the line).
+fn line_fields<'a, J: JsonIn<'a>>(
+    slots: [Option<J>; 12],
+    loc: &Loc,
+    before: usize,
+    currency: Option<Currency>,
+    errors: &mut Errors,
+) -> Option<Line> {
+    let [quantity, unit_price, vat_code, vat_rate_value, item_name, item_description, unit_code, section_name, item_properties, item_identification, product_code, acs] =
+        slots;
+    let quantity = required_number(quantity, loc, "quantity", MIN_QUANTITY, errors);
+    let unit_price = required_number(unit_price, loc, "unit_price", Decimal::ZERO, errors);
+    let vat_code = line_vat_code(vat_code, loc, errors);
+    let vat_rate = vat_rate(vat_rate_value, loc, vat_code, errors);
+    let text = |value: Option<J>, key: &str, errors: &mut Errors| {
+        value.and_then(|v| string_in(v, loc, key, None, errors))
     };
+    let item_name = text(item_name, "item_name", errors);
+    let item_description = text(item_description, "item_description", errors);
+    let unit_code = text(unit_code, "unit_code", errors);
+    let section_name = text(section_name, "section_name", errors);
+    let item_identification = text(item_identification, "item_identification", errors);
+    let product_code = text(product_code, "product_code", errors);
+    let item_properties = line_item_properties(item_properties, loc, errors);
     let acs = match acs {
         None => Some(Vec::new()),
         Some(v) => allowance_charges(&v.value(), loc, "allowance_charges", currency, errors),
