@@ -611,172 +611,92 @@ fn acs(list: Vec<AcForm>) -> Result<Vec<AllowanceCharge>, StoredError> {
     list.into_iter().map(AcForm::into_ac).collect()
 }
 
-impl IssuedForm {
-    fn of(d: &Document) -> IssuedForm {
-        let c = &d.computation;
-        IssuedForm {
-            id: d.id.clone(),
-            doc_type: d.doc_type,
-            origin: d.origin.clone(),
-            document_number: d.document_number.clone(),
-            numbering: d.numbering,
-            numbered_on: d.numbered_on,
-            journal_id: d.journal_id.clone(),
-            relation_id: d.relation_id.clone(),
-            relation_type: d.relation_type,
-            delivery_location_id: d.delivery_location_id.clone(),
-            issue_date: d.issue_date,
-            due_date: d.due_date,
-            payment_terms: d.payment_terms,
-            tax_point_date: d.tax_point_date,
-            delivery_date: d.delivery_date,
-            period_start: d.period_start,
-            period_end: d.period_end,
-            order_number: d.order_number.clone(),
-            despatch_reference: d.despatch_reference.clone(),
-            buyer_reference: d.buyer_reference.clone(),
-            legal_notice: d.legal_notice.clone(),
-            currency: d.currency,
-            paid_amount: d.paid_amount,
-            lines: d
-                .lines
-                .iter()
-                .map(|l| LineForm {
-                    quantity: l.pricing.quantity,
-                    unit_price: l.pricing.unit_price,
-                    vat_code: l.pricing.vat_code,
-                    vat_rate: l.pricing.vat_rate,
-                    allowance_charges: l.pricing.allowance_charges.iter().map(AcForm::of).collect(),
-                    item_name: l.item_name.clone(),
-                    item_description: l.item_description.clone(),
-                    unit_code: l.unit_code.clone(),
-                    section_name: l.section_name.clone(),
-                    item_properties: l.item_properties.clone(),
-                    item_identification: l.item_identification.clone(),
-                    product_code: l.product_code.clone(),
-                })
-                .collect(),
-            allowance_charges: d.allowance_charges.iter().map(AcForm::of).collect(),
-            computation: ComputationForm {
-                lines: c
-                    .lines
-                    .iter()
-                    .map(|a| LineAmountsForm {
-                        subtotal: a.subtotal,
-                        allowance_charges: a.allowance_charges.clone(),
-                        total: a.total,
-                        tax_amount: a.tax_amount,
-                    })
-                    .collect(),
-                groups: c
-                    .groups
-                    .iter()
-                    .map(|g| GroupForm {
-                        vat_code: g.vat_code,
-                        vat_rate: g.vat_rate,
-                        base: g.base,
-                        allowance_total: g.allowance_total,
-                        charge_total: g.charge_total,
-                        taxable_amount: g.taxable_amount,
-                        tax_amount: g.tax_amount,
-                    })
-                    .collect(),
-                allowance_charges: c
-                    .allowance_charges
-                    .iter()
-                    .map(|a| DocAcForm {
-                        amount: a.amount,
-                        shares: a.shares.clone(),
-                    })
-                    .collect(),
-                line_total: c.line_total,
-                allowance_total: c.allowance_total,
-                charge_total: c.charge_total,
-                tax_exclusive_amount: c.tax_exclusive_amount,
-                tax_amount: c.tax_amount,
-                total_amount: c.total_amount,
-            },
-            exemptions: d
-                .exemptions
-                .iter()
-                .map(|e| {
-                    e.as_ref().map(|e| ExemptionForm {
-                        reason: e.reason.clone(),
-                        code: e.code.clone(),
-                    })
-                })
-                .collect(),
-            payment_remittance: d.payment_remittance,
-            create_date: d.create_date,
-            payment_status: d.payment_status,
-            accounting_status: d.accounting_status,
-            peppol_status: d.peppol_status,
-            mail_status: d.mail_status,
-            pdf_available: d.pdf_available,
-            xml_available: d.xml_available,
-            attachments: d
-                .attachments
-                .iter()
-                .map(|a| AttachmentForm {
-                    filename: a.filename.clone(),
-                    mimetype: a.mimetype,
-                    size: a.size,
-                    sha256: a.sha256.clone(),
-                })
-                .collect(),
+impl LineForm {
+    fn of(l: &Line) -> LineForm {
+        LineForm {
+            quantity: l.pricing.quantity,
+            unit_price: l.pricing.unit_price,
+            vat_code: l.pricing.vat_code,
+            vat_rate: l.pricing.vat_rate,
+            allowance_charges: l.pricing.allowance_charges.iter().map(AcForm::of).collect(),
+            item_name: l.item_name.clone(),
+            item_description: l.item_description.clone(),
+            unit_code: l.unit_code.clone(),
+            section_name: l.section_name.clone(),
+            item_properties: l.item_properties.clone(),
+            item_identification: l.item_identification.clone(),
+            product_code: l.product_code.clone(),
         }
     }
 
-    fn into_document(self) -> Result<Document, StoredError> {
-        let c = self.computation;
-        let lines_ok = c.lines.len() == self.lines.len()
-            && c.lines
+    fn into_line(self) -> Result<Line, StoredError> {
+        let l = self;
+        Ok(Line {
+            pricing: LinePricing {
+                quantity: l.quantity,
+                unit_price: l.unit_price,
+                vat_code: l.vat_code,
+                vat_rate: l.vat_rate,
+                allowance_charges: acs(l.allowance_charges)?,
+            },
+            item_name: l.item_name,
+            item_description: l.item_description,
+            unit_code: l.unit_code,
+            section_name: l.section_name,
+            item_properties: l.item_properties,
+            item_identification: l.item_identification,
+            product_code: l.product_code,
+        })
+    }
+}
+
+impl ComputationForm {
+    fn of(c: &Computation) -> ComputationForm {
+        ComputationForm {
+            lines: c
+                .lines
                 .iter()
-                .zip(&self.lines)
-                .all(|(a, l)| a.allowance_charges.len() == l.allowance_charges.len());
-        if !lines_ok {
-            return Err(StoredError(
-                "the computed line amounts do not line up with the lines".into(),
-            ));
-        }
-        if c.allowance_charges.len() != self.allowance_charges.len()
-            || c.allowance_charges
-                .iter()
-                .any(|a| a.shares.len() != c.groups.len())
-        {
-            return Err(StoredError(
-                "the computed allowance/charge amounts do not line up with the document's".into(),
-            ));
-        }
-        if self.exemptions.len() != c.groups.len() {
-            return Err(StoredError(
-                "the exemptions do not line up with the vat groups".into(),
-            ));
-        }
-        let lines = self
-            .lines
-            .into_iter()
-            .map(|l| {
-                Ok(Line {
-                    pricing: LinePricing {
-                        quantity: l.quantity,
-                        unit_price: l.unit_price,
-                        vat_code: l.vat_code,
-                        vat_rate: l.vat_rate,
-                        allowance_charges: acs(l.allowance_charges)?,
-                    },
-                    item_name: l.item_name,
-                    item_description: l.item_description,
-                    unit_code: l.unit_code,
-                    section_name: l.section_name,
-                    item_properties: l.item_properties,
-                    item_identification: l.item_identification,
-                    product_code: l.product_code,
+                .map(|a| LineAmountsForm {
+                    subtotal: a.subtotal,
+                    allowance_charges: a.allowance_charges.clone(),
+                    total: a.total,
+                    tax_amount: a.tax_amount,
                 })
-            })
-            .collect::<Result<Vec<Line>, StoredError>>()?;
-        let computation = Computation {
-            currency: self.currency,
+                .collect(),
+            groups: c
+                .groups
+                .iter()
+                .map(|g| GroupForm {
+                    vat_code: g.vat_code,
+                    vat_rate: g.vat_rate,
+                    base: g.base,
+                    allowance_total: g.allowance_total,
+                    charge_total: g.charge_total,
+                    taxable_amount: g.taxable_amount,
+                    tax_amount: g.tax_amount,
+                })
+                .collect(),
+            allowance_charges: c
+                .allowance_charges
+                .iter()
+                .map(|a| DocAcForm {
+                    amount: a.amount,
+                    shares: a.shares.clone(),
+                })
+                .collect(),
+            line_total: c.line_total,
+            allowance_total: c.allowance_total,
+            charge_total: c.charge_total,
+            tax_exclusive_amount: c.tax_exclusive_amount,
+            tax_amount: c.tax_amount,
+            total_amount: c.total_amount,
+        }
+    }
+
+    fn into_computation(self, currency: Currency) -> Computation {
+        let c = self;
+        Computation {
+            currency,
             lines: c
                 .lines
                 .into_iter()
@@ -814,7 +734,131 @@ impl IssuedForm {
             tax_exclusive_amount: c.tax_exclusive_amount,
             tax_amount: c.tax_amount,
             total_amount: c.total_amount,
-        };
+        }
+    }
+}
+
+impl AttachmentForm {
+    fn of(a: &Attachment) -> AttachmentForm {
+        AttachmentForm {
+            filename: a.filename.clone(),
+            mimetype: a.mimetype,
+            size: a.size,
+            sha256: a.sha256.clone(),
+        }
+    }
+
+    fn into_attachment(self) -> Result<Attachment, StoredError> {
+        let a = self;
+        let hex = a.sha256.len() == 64
+            && a.sha256
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        if !hex || a.size == 0 {
+            return Err(StoredError(format!(
+                "attachment {:?}: size must be at least 1 and sha256 64 lower-case hex digits",
+                a.filename
+            )));
+        }
+        Ok(Attachment {
+            filename: a.filename,
+            mimetype: a.mimetype,
+            size: a.size,
+            sha256: a.sha256,
+        })
+    }
+}
+
+impl IssuedForm {
+    /// The computed amounts line up with the lines, the document's allowances and
+    /// charges, and the VAT groups (a stored form edited by hand may not).
+    fn check_shapes(&self) -> Result<(), StoredError> {
+        let c = &self.computation;
+        let lines_ok = c.lines.len() == self.lines.len()
+            && c.lines
+                .iter()
+                .zip(&self.lines)
+                .all(|(a, l)| a.allowance_charges.len() == l.allowance_charges.len());
+        if !lines_ok {
+            return Err(StoredError(
+                "the computed line amounts do not line up with the lines".into(),
+            ));
+        }
+        if c.allowance_charges.len() != self.allowance_charges.len()
+            || c.allowance_charges
+                .iter()
+                .any(|a| a.shares.len() != c.groups.len())
+        {
+            return Err(StoredError(
+                "the computed allowance/charge amounts do not line up with the document's".into(),
+            ));
+        }
+        if self.exemptions.len() != c.groups.len() {
+            return Err(StoredError(
+                "the exemptions do not line up with the vat groups".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn of(d: &Document) -> IssuedForm {
+        IssuedForm {
+            id: d.id.clone(),
+            doc_type: d.doc_type,
+            origin: d.origin.clone(),
+            document_number: d.document_number.clone(),
+            numbering: d.numbering,
+            numbered_on: d.numbered_on,
+            journal_id: d.journal_id.clone(),
+            relation_id: d.relation_id.clone(),
+            relation_type: d.relation_type,
+            delivery_location_id: d.delivery_location_id.clone(),
+            issue_date: d.issue_date,
+            due_date: d.due_date,
+            payment_terms: d.payment_terms,
+            tax_point_date: d.tax_point_date,
+            delivery_date: d.delivery_date,
+            period_start: d.period_start,
+            period_end: d.period_end,
+            order_number: d.order_number.clone(),
+            despatch_reference: d.despatch_reference.clone(),
+            buyer_reference: d.buyer_reference.clone(),
+            legal_notice: d.legal_notice.clone(),
+            currency: d.currency,
+            paid_amount: d.paid_amount,
+            lines: d.lines.iter().map(LineForm::of).collect(),
+            allowance_charges: d.allowance_charges.iter().map(AcForm::of).collect(),
+            computation: ComputationForm::of(&d.computation),
+            exemptions: d
+                .exemptions
+                .iter()
+                .map(|e| {
+                    e.as_ref().map(|e| ExemptionForm {
+                        reason: e.reason.clone(),
+                        code: e.code.clone(),
+                    })
+                })
+                .collect(),
+            payment_remittance: d.payment_remittance,
+            create_date: d.create_date,
+            payment_status: d.payment_status,
+            accounting_status: d.accounting_status,
+            peppol_status: d.peppol_status,
+            mail_status: d.mail_status,
+            pdf_available: d.pdf_available,
+            xml_available: d.xml_available,
+            attachments: d.attachments.iter().map(AttachmentForm::of).collect(),
+        }
+    }
+
+    fn into_document(self) -> Result<Document, StoredError> {
+        self.check_shapes()?;
+        let lines = self
+            .lines
+            .into_iter()
+            .map(LineForm::into_line)
+            .collect::<Result<Vec<Line>, StoredError>>()?;
+        let computation = self.computation.into_computation(self.currency);
         Ok(Document {
             id: self.id,
             doc_type: self.doc_type,
@@ -863,22 +907,7 @@ impl IssuedForm {
             attachments: self
                 .attachments
                 .into_iter()
-                .map(|a| {
-                    let hex = a.sha256.len() == 64
-                        && a.sha256.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
-                    if !hex || a.size == 0 {
-                        return Err(StoredError(format!(
-                            "attachment {:?}: size must be at least 1 and sha256 64 lower-case hex digits",
-                            a.filename
-                        )));
-                    }
-                    Ok(Attachment {
-                        filename: a.filename,
-                        mimetype: a.mimetype,
-                        size: a.size,
-                        sha256: a.sha256,
-                    })
-                })
+                .map(AttachmentForm::into_attachment)
                 .collect::<Result<_, _>>()?,
         })
     }

@@ -11,7 +11,9 @@ use super::labels::{unit_name, vat_code_label, Labels};
 use super::sheet::{Adjustment, LineRow, Meta, PartyBlock, Sheet, TotalRow, VatRow};
 use crate::compute::AllowanceKind;
 use crate::language::Language;
-use crate::received::{ReceivedAllowanceCharge, ReceivedDocument, ReceivedParty, ReceivedType};
+use crate::received::{
+    ReceivedAllowanceCharge, ReceivedDocument, ReceivedLine, ReceivedParty, ReceivedType,
+};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
@@ -121,6 +123,69 @@ fn vat_text(
     }
 }
 
+/// The facts of a received document's header: number, dates, period, references.
+fn received_facts(
+    doc: &ReceivedDocument,
+    labels: &Labels,
+    number: &str,
+    issued: NaiveDate,
+) -> Vec<(String, String)> {
+    let day = |d: NaiveDate| d.format("%Y-%m-%d").to_string();
+    let mut facts = vec![
+        (labels.number, number.to_owned()),
+        (labels.issue_date, day(issued)),
+    ];
+    let dated = [
+        (labels.due_date, doc.due_date),
+        (labels.delivery_date, doc.delivery_date),
+        (labels.tax_point_date, doc.tax_point_date),
+    ];
+    facts.extend(
+        dated
+            .into_iter()
+            .filter_map(|(l, d)| d.map(|d| (l, day(d)))),
+    );
+    if doc.period_start.is_some() || doc.period_end.is_some() {
+        let side = |d: Option<NaiveDate>| d.map(day).unwrap_or_default();
+        let period = format!("{} – {}", side(doc.period_start), side(doc.period_end));
+        facts.push((labels.period, period));
+    }
+    let references = [
+        (labels.order, &doc.order_number),
+        (labels.buyer_reference, &doc.buyer_reference),
+        (labels.despatch, &doc.despatch_reference),
+    ];
+    for (label, value) in references {
+        if let Some(v) = value.as_deref().filter(|v| !v.trim().is_empty()) {
+            facts.push((label, v.to_owned()));
+        }
+    }
+    facts.into_iter().map(|(l, v)| (l.to_owned(), v)).collect()
+}
+
+/// A received line as the lines' table shows it.
+fn line_row(l: &ReceivedLine, labels: &Labels, n: Stated, language: Language) -> LineRow {
+    LineRow {
+        section: None,
+        name: l.item_name.clone().unwrap_or_default(),
+        details: l.item_description.clone().into_iter().collect(),
+        quantity: n.echo(l.quantity),
+        unit: l
+            .unit_code
+            .as_deref()
+            .map(|u| unit_name(u, labels))
+            .unwrap_or_default(),
+        unit_price: n.echo(l.unit_price),
+        vat: vat_text(l.vat_code, l.vat_rate, n, language),
+        total: n.amount(l.total),
+        adjustments: l
+            .allowance_charges
+            .iter()
+            .map(|ac| adjustment(ac, labels, n))
+            .collect(),
+    }
+}
+
 impl Sheet {
     /// The sheet of a received document, in `language`; `received_on` stands for an
     /// issue date the UBL does not state.
@@ -141,58 +206,11 @@ impl Sheet {
         .to_owned();
         let number = doc.document_number.clone().unwrap_or_default();
         let issued = doc.issue_date.unwrap_or(received_on);
-        let day = |d: NaiveDate| d.format("%Y-%m-%d").to_string();
-        let mut facts = vec![
-            (labels.number, number.clone()),
-            (labels.issue_date, day(issued)),
-        ];
-        let dated = [
-            (labels.due_date, doc.due_date),
-            (labels.delivery_date, doc.delivery_date),
-            (labels.tax_point_date, doc.tax_point_date),
-        ];
-        facts.extend(
-            dated
-                .into_iter()
-                .filter_map(|(l, d)| d.map(|d| (l, day(d)))),
-        );
-        if doc.period_start.is_some() || doc.period_end.is_some() {
-            let side = |d: Option<NaiveDate>| d.map(day).unwrap_or_default();
-            let period = format!("{} – {}", side(doc.period_start), side(doc.period_end));
-            facts.push((labels.period, period));
-        }
-        let references = [
-            (labels.order, &doc.order_number),
-            (labels.buyer_reference, &doc.buyer_reference),
-            (labels.despatch, &doc.despatch_reference),
-        ];
-        for (label, value) in references {
-            if let Some(v) = value.as_deref().filter(|v| !v.trim().is_empty()) {
-                facts.push((label, v.to_owned()));
-            }
-        }
+        let facts = received_facts(doc, labels, &number, issued);
         let lines = doc
             .lines
             .iter()
-            .map(|l| LineRow {
-                section: None,
-                name: l.item_name.clone().unwrap_or_default(),
-                details: l.item_description.clone().into_iter().collect(),
-                quantity: n.echo(l.quantity),
-                unit: l
-                    .unit_code
-                    .as_deref()
-                    .map(|u| unit_name(u, labels))
-                    .unwrap_or_default(),
-                unit_price: n.echo(l.unit_price),
-                vat: vat_text(l.vat_code, l.vat_rate, n, language),
-                total: n.amount(l.total),
-                adjustments: l
-                    .allowance_charges
-                    .iter()
-                    .map(|ac| adjustment(ac, labels, n))
-                    .collect(),
-            })
+            .map(|l| line_row(l, labels, n, language))
             .collect();
         let vat = doc
             .vat_breakdown
@@ -236,7 +254,7 @@ impl Sheet {
             },
             title,
             notice: None,
-            facts: facts.into_iter().map(|(l, v)| (l.to_owned(), v)).collect(),
+            facts,
             supplier: party(labels.supplier, &doc.supplier, labels),
             customer: party(labels.customer, &doc.customer, labels),
             delivery: None,
