@@ -461,13 +461,13 @@ pub fn compute(
     compute_iter(currency, lines.iter(), allowance_charges)
 }
 
-/// [`compute`] over any sequence of line pricings, so that callers holding richer line
-/// records need not copy them.
-pub fn compute_iter<'a, I>(
+/// Step 1 of [`compute`] (decisions.md §3 steps 1-5): every line's amounts, the VAT
+/// groups in order of first appearance with their bases, and the document's line
+/// total; every error of every line, or of the bounds, in one answer.
+fn lines_and_groups<'a, I>(
     currency: Currency,
     lines: I,
-    allowance_charges: &[AllowanceCharge],
-) -> Result<Computation, Vec<ComputeError>>
+) -> Result<(Vec<LineAmounts>, Vec<VatGroup>, Decimal), Vec<ComputeError>>
 where
     I: IntoIterator<Item = &'a LinePricing>,
 {
@@ -523,11 +523,22 @@ where
     if !errors.is_empty() {
         return Err(errors);
     }
+    Ok((line_amounts, groups, line_total))
+}
 
-    // decisions.md §3.6: document allowances and charges, spread over the groups
+/// Step 2 (decisions.md §3.6): the document's allowances and charges, each spread
+/// over the groups in proportion to their bases (every base must be positive), the
+/// shares added to the groups' totals.
+fn spread_allowance_charges(
+    currency: Currency,
+    groups: &mut [VatGroup],
+    allowance_charges: &[AllowanceCharge],
+    line_total: Decimal,
+) -> Result<Vec<DocumentAllowanceAmounts>, Vec<ComputeError>> {
+    let mut errors = Vec::new();
     let mut doc_amounts = Vec::with_capacity(allowance_charges.len());
     if !allowance_charges.is_empty() {
-        for g in &groups {
+        for g in groups.iter() {
             if g.base <= Decimal::ZERO {
                 let rate = g
                     .vat_rate
@@ -583,11 +594,19 @@ where
             doc_amounts.push(DocumentAllowanceAmounts { amount, shares });
         }
     }
+    Ok(doc_amounts)
+}
 
-    // decisions.md §3.7-8: group taxable and tax, totals
+/// Step 3 (decisions.md §3.7-8): each group's taxable amount and tax; the sums of
+/// both (`None` past the decimal range).
+fn group_taxes(
+    currency: Currency,
+    groups: &mut [VatGroup],
+) -> Result<(Option<Decimal>, Option<Decimal>), Vec<ComputeError>> {
+    let zero = Decimal::new(0, currency.minor_unit());
     let mut tax_exclusive = Some(zero);
     let mut tax_total = Some(zero);
-    for group in &mut groups {
+    for group in groups.iter_mut() {
         let taxable = group
             .base
             .checked_sub(group.allowance_total)
@@ -610,6 +629,24 @@ where
         tax_exclusive = tax_exclusive.and_then(|t| t.checked_add(taxable));
         tax_total = tax_total.and_then(|t| t.checked_add(tax));
     }
+    Ok((tax_exclusive, tax_total))
+}
+
+/// [`compute`] over any sequence of line pricings, so that callers holding richer line
+/// records need not copy them.
+pub fn compute_iter<'a, I>(
+    currency: Currency,
+    lines: I,
+    allowance_charges: &[AllowanceCharge],
+) -> Result<Computation, Vec<ComputeError>>
+where
+    I: IntoIterator<Item = &'a LinePricing>,
+{
+    let zero = Decimal::new(0, currency.minor_unit());
+    let (line_amounts, mut groups, line_total) = lines_and_groups(currency, lines)?;
+    let doc_amounts =
+        spread_allowance_charges(currency, &mut groups, allowance_charges, line_total)?;
+    let (tax_exclusive, tax_total) = group_taxes(currency, &mut groups)?;
     let tax_exclusive_amount =
         bounded(tax_exclusive, Position::Document, "tax exclusive amount").map_err(|e| vec![e])?;
     let tax_amount = bounded(tax_total, Position::Document, "tax amount").map_err(|e| vec![e])?;

@@ -498,11 +498,6 @@ fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Result<Cr
         number: document_number,
         next,
     } = draw_number(ctx, &journal, issue_date)?;
-    let legal_notice = match f.legal_notice {
-        Field::Valid(s) => Some(s),
-        _ if doc_type == DocumentType::SaleInvoice => company.legal_notice.clone(),
-        _ => None,
-    };
     let mut document = Document {
         id: id.to_owned(),
         doc_type,
@@ -525,7 +520,11 @@ fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Result<Cr
         order_number: f.order_number.into_valid(),
         despatch_reference: f.despatch_reference.into_valid(),
         buyer_reference: f.buyer_reference.into_valid(),
-        legal_notice,
+        legal_notice: match f.legal_notice {
+            Field::Valid(s) => Some(s),
+            _ if doc_type == DocumentType::SaleInvoice => company.legal_notice.clone(),
+            _ => None,
+        },
         currency,
         paid_amount: paid,
         lines,

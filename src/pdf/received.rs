@@ -163,6 +163,22 @@ fn received_facts(
     facts.into_iter().map(|(l, v)| (l.to_owned(), v)).collect()
 }
 
+/// The totals of a received document as it states them.
+fn total_rows(doc: &ReceivedDocument, labels: &Labels, n: Stated) -> Vec<TotalRow> {
+    let row = |label: &str, amount: Option<Decimal>, strong: bool| TotalRow {
+        label: label.to_owned(),
+        amount: n.amount(amount),
+        strong,
+    };
+    vec![
+        row(labels.total_excl, doc.tax_exclusive_amount, false),
+        row(labels.vat, doc.tax_amount, false),
+        row(labels.total_incl, doc.total_amount, true),
+        row(labels.paid, doc.paid_amount, false),
+        row(labels.remaining, doc.remaining_amount, true),
+    ]
+}
+
 /// A received line as the lines' table shows it.
 fn line_row(l: &ReceivedLine, labels: &Labels, n: Stated, language: Language) -> LineRow {
     LineRow {
@@ -225,18 +241,7 @@ impl Sheet {
                     .or_else(|| g.exemption_reason_code.clone()),
             })
             .collect();
-        let row = |label: &str, amount: Option<Decimal>, strong: bool| TotalRow {
-            label: label.to_owned(),
-            amount: n.amount(amount),
-            strong,
-        };
-        let totals = vec![
-            row(labels.total_excl, doc.tax_exclusive_amount, false),
-            row(labels.vat, doc.tax_amount, false),
-            row(labels.total_incl, doc.total_amount, true),
-            row(labels.paid, doc.paid_amount, false),
-            row(labels.remaining, doc.remaining_amount, true),
-        ];
+        let totals = total_rows(doc, labels, n);
         let payment = doc
             .payment_remittance
             .as_deref()
