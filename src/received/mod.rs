@@ -686,63 +686,14 @@ impl ReceivedDocument {
             .and_then(Currency::from_code)
             .map_or(2, Currency::minor_unit);
         let t = f.totals.unwrap_or_default();
-        let totals = StatedTotals {
-            line_extension_amount: t.line_extension.value(),
-            allowance_total_amount: t.allowance_total.value(),
-            charge_total_amount: t.charge_total.value(),
-            tax_exclusive_amount: t.tax_exclusive.value(),
-            tax_inclusive_amount: t.tax_inclusive.value(),
-            prepaid_amount: t.prepaid.value(),
-            payable_rounding_amount: t.rounding.value(),
-            payable_amount: t.payable.value(),
-        };
-        let total_amount = match (t.tax_inclusive, t.rounding) {
-            (Num::Val(a), Num::Absent) => Some(a),
-            (Num::Val(a), Num::Val(r)) => {
-                let sum = a.checked_add(r);
-                if sum.is_none() {
-                    unreadable.push(Check::unreadable(
-                        "BT-112 + BT-114 (total_amount) is too large to add up".into(),
-                    ));
-                }
-                sum
-            }
-            _ => None,
-        };
+        let totals = StatedTotals::of(&t);
+        let total_amount = total_amount(&t, &mut unreadable);
         let paid_amount = match t.prepaid {
             Num::Absent => Some(Decimal::ZERO),
             n => n.value(),
         };
-        let tax_amount = currency.as_deref().and_then(|c| {
-            f.tax_totals
-                .iter()
-                .find(|tt| {
-                    tt.amount.exists() && tt.currency.as_deref().map(lexical::trim) == Some(c)
-                })
-                .and_then(|tt| tt.amount.value())
-        });
-        let vat_breakdown = f
-            .tax_totals
-            .iter()
-            .find(|tt| !tt.subtotals.is_empty())
-            .map(|tt| {
-                tt.subtotals
-                    .iter()
-                    .map(|s| {
-                        let (category, vat_code, vat_rate) = category_parts(s.category.clone());
-                        ReceivedVatGroup {
-                            vat_code,
-                            vat_rate,
-                            category,
-                            taxable_amount: s.taxable.value(),
-                            tax_amount: s.tax.value(),
-                            exemption_reason: s.category.exemption_reason.clone(),
-                            exemption_reason_code: s.category.exemption_reason_code.clone(),
-                        }
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let tax_amount = tax_amount(&f, currency.as_deref());
+        let vat_breakdown = vat_breakdown(&f);
         let (failed, notes) = checks::run(&f);
         let root = f.root;
         // collected at their number (not in the room of the read lines)
@@ -802,7 +753,7 @@ impl ReceivedDocument {
             checks: all_checks,
             xml: Some(text.to_owned()),
             xml_available: true,
-            // docs/docs/files.md §2: a UBL has a PDF from the start,
+            // docs/files.md §2: a UBL has a PDF from the start,
             // the one it embeds or one rendered from what it states.
             pdf_available: true,
         }
@@ -903,34 +854,80 @@ impl ReceivedDocument {
     /// currency's minor-unit decimals, quantities, prices and rates as stated, then
     /// the extra properties `vat_breakdown`, `type_code` and `checks`.
     pub fn to_json(&self, info: &ResponseInfo<'_>) -> Value {
-        let minor = self.minor_unit();
-        let amount = |v: Option<Decimal>| v.map_or(Value::Null, |v| amount_value(v, minor));
-        let echo = |v: Option<Decimal>| v.map_or(Value::Null, decimal_value);
-        let text = |v: &Option<String>| v.clone().map_or(Value::Null, Value::String);
-        let day = |d: Option<NaiveDate>| {
-            d.map_or(Value::Null, |d| {
-                Value::String(d.format("%Y-%m-%d").to_string())
-            })
+        let j = Json {
+            minor: self.minor_unit(),
         };
+        let mut m = Map::new();
+        self.head_json(info, &mut m);
+        self.amounts_json(j, info, &mut m);
+        m.insert(
+            "allowance_charges".into(),
+            Value::Array(
+                self.allowance_charges
+                    .iter()
+                    .map(|ac| j.allowance_charge(ac, true))
+                    .collect(),
+            ),
+        );
+        let lines = self
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| j.line(i, l))
+            .collect();
+        m.insert("lines".into(), Value::Array(lines));
+        let groups = self.vat_breakdown.iter().map(|g| j.group(g)).collect();
+        m.insert("vat_breakdown".into(), Value::Array(groups));
+        m.insert("type_code".into(), text(self.type_code.as_ref()));
+        m.insert(
+            "checks".into(),
+            Value::Array(
+                self.checks
+                    .iter()
+                    .map(|c| {
+                        let mut o = Map::new();
+                        o.insert("rule".into(), c.rule.clone().into());
+                        o.insert("msg".into(), c.msg.clone().into());
+                        Value::Object(o)
+                    })
+                    .collect(),
+            ),
+        );
+        Value::Object(m)
+    }
+
+    /// The response's fields from `id` to `currency`.
+    fn head_json(&self, info: &ResponseInfo<'_>, m: &mut Map<String, Value>) {
         let type_str = match (self.doc_type, info.type_override) {
             (ReceivedType::Unknown, Some(t)) => t,
             (t, _) => t.as_str(),
         };
-        let mut m = Map::new();
         m.insert("id".into(), info.id.into());
         m.insert("type".into(), type_str.into());
         m.insert("origin".into(), info.origin.into());
-        m.insert("document_number".into(), text(&self.document_number));
-        m.insert("order_number".into(), text(&self.order_number));
-        m.insert("despatch_reference".into(), text(&self.despatch_reference));
-        m.insert("buyer_reference".into(), text(&self.buyer_reference));
+        m.insert(
+            "document_number".into(),
+            text(self.document_number.as_ref()),
+        );
+        m.insert("order_number".into(), text(self.order_number.as_ref()));
+        m.insert(
+            "despatch_reference".into(),
+            text(self.despatch_reference.as_ref()),
+        );
+        m.insert(
+            "buyer_reference".into(),
+            text(self.buyer_reference.as_ref()),
+        );
         m.insert("issue_date".into(), day(self.issue_date));
         m.insert("due_date".into(), day(self.due_date));
         m.insert("tax_point_date".into(), day(self.tax_point_date));
         m.insert("delivery_date".into(), day(self.delivery_date));
         m.insert("period_start".into(), day(self.period_start));
         m.insert("period_end".into(), day(self.period_end));
-        m.insert("payment_remittance".into(), text(&self.payment_remittance));
+        m.insert(
+            "payment_remittance".into(),
+            text(self.payment_remittance.as_ref()),
+        );
         m.insert(
             "is_remittance_structured".into(),
             self.is_remittance_structured.into(),
@@ -941,15 +938,19 @@ impl ReceivedDocument {
                 Value::String(d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
             }),
         );
-        m.insert("currency".into(), text(&self.currency));
+        m.insert("currency".into(), text(self.currency.as_ref()));
+    }
+
+    /// The response's fields from `tax_exclusive_amount` to `attachments`.
+    fn amounts_json(&self, j: Json, info: &ResponseInfo<'_>, m: &mut Map<String, Value>) {
         m.insert(
             "tax_exclusive_amount".into(),
-            amount(self.tax_exclusive_amount),
+            j.amount(self.tax_exclusive_amount),
         );
-        m.insert("tax_amount".into(), amount(self.tax_amount));
-        m.insert("total_amount".into(), amount(self.total_amount));
-        m.insert("paid_amount".into(), amount(self.paid_amount));
-        m.insert("remaining_amount".into(), amount(self.remaining_amount));
+        m.insert("tax_amount".into(), j.amount(self.tax_amount));
+        m.insert("total_amount".into(), j.amount(self.total_amount));
+        m.insert("paid_amount".into(), j.amount(self.paid_amount));
+        m.insert("remaining_amount".into(), j.amount(self.remaining_amount));
         m.insert(
             "payment_status".into(),
             self.payment_status().as_str().into(),
@@ -979,120 +980,119 @@ impl ReceivedDocument {
         m.insert("peppol_status".into(), Value::Null);
         m.insert("mail_status".into(), Value::Null);
         m.insert("attachments".into(), Value::Array(Vec::new()));
-        let ac_json = |ac: &ReceivedAllowanceCharge, document_level: bool| {
-            let mut a = Map::new();
-            a.insert("code".into(), text(&ac.code));
+    }
+}
+
+/// A text as JSON: `null` when absent.
+fn text(v: Option<&String>) -> Value {
+    v.map_or(Value::Null, |t| Value::String(t.clone()))
+}
+
+/// A date as JSON (`YYYY-MM-DD`): `null` when absent.
+fn day(d: Option<NaiveDate>) -> Value {
+    d.map_or(Value::Null, |d| {
+        Value::String(d.format("%Y-%m-%d").to_string())
+    })
+}
+
+/// How a received document's values are written: amounts with the currency's
+/// minor-unit decimals, quantities, prices and rates echoed as stated.
+#[derive(Clone, Copy)]
+struct Json {
+    minor: u32,
+}
+
+impl Json {
+    fn amount(self, v: Option<Decimal>) -> Value {
+        v.map_or(Value::Null, |v| amount_value(v, self.minor))
+    }
+
+    fn echo(v: Option<Decimal>) -> Value {
+        v.map_or(Value::Null, decimal_value)
+    }
+
+    fn allowance_charge(self, ac: &ReceivedAllowanceCharge, document_level: bool) -> Value {
+        let mut a = Map::new();
+        a.insert("code".into(), text(ac.code.as_ref()));
+        a.insert(
+            "type".into(),
+            ac.kind.map_or(Value::Null, |k| k.as_str().into()),
+        );
+        a.insert("amount".into(), self.amount(ac.amount));
+        a.insert("reason".into(), text(ac.reason.as_ref()));
+        a.insert("rate".into(), Self::echo(ac.rate));
+        if document_level {
             a.insert(
-                "type".into(),
-                ac.kind.map_or(Value::Null, |k| k.as_str().into()),
+                "vat_code".into(),
+                ac.vat_code.map_or(Value::Null, |c| c.as_str().into()),
             );
-            a.insert("amount".into(), amount(ac.amount));
-            a.insert("reason".into(), text(&ac.reason));
-            a.insert("rate".into(), echo(ac.rate));
-            if document_level {
-                a.insert(
-                    "vat_code".into(),
-                    ac.vat_code.map_or(Value::Null, |c| c.as_str().into()),
-                );
-            }
-            Value::Object(a)
-        };
-        m.insert(
+        }
+        Value::Object(a)
+    }
+
+    fn line(self, i: usize, l: &ReceivedLine) -> Value {
+        let mut o = Map::new();
+        o.insert("sequence".into(), (i + 1).into());
+        o.insert("quantity".into(), Self::echo(l.quantity));
+        o.insert("vat_rate".into(), Self::echo(l.vat_rate));
+        o.insert("item_name".into(), text(l.item_name.as_ref()));
+        o.insert("item_description".into(), text(l.item_description.as_ref()));
+        o.insert("unit_price".into(), Self::echo(l.unit_price));
+        o.insert("unit_code".into(), text(l.unit_code.as_ref()));
+        o.insert(
+            "vat_code".into(),
+            l.vat_code.map_or(Value::Null, |c| c.as_str().into()),
+        );
+        o.insert("subtotal".into(), self.amount(l.subtotal));
+        o.insert("total".into(), self.amount(l.total));
+        o.insert("tax_amount".into(), Value::Null);
+        o.insert("section_name".into(), Value::Null);
+        o.insert(
+            "item_properties".into(),
+            if l.item_properties.is_empty() {
+                Value::Null
+            } else {
+                Value::Object(
+                    l.item_properties
+                        .iter()
+                        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                        .collect(),
+                )
+            },
+        );
+        o.insert(
+            "item_identification".into(),
+            text(l.item_identification.as_ref()),
+        );
+        o.insert("product_code".into(), text(l.product_code.as_ref()));
+        o.insert(
             "allowance_charges".into(),
             Value::Array(
-                self.allowance_charges
+                l.allowance_charges
                     .iter()
-                    .map(|ac| ac_json(ac, true))
+                    .map(|ac| self.allowance_charge(ac, false))
                     .collect(),
             ),
         );
-        let lines = self
-            .lines
-            .iter()
-            .enumerate()
-            .map(|(i, l)| {
-                let mut o = Map::new();
-                o.insert("sequence".into(), (i + 1).into());
-                o.insert("quantity".into(), echo(l.quantity));
-                o.insert("vat_rate".into(), echo(l.vat_rate));
-                o.insert("item_name".into(), text(&l.item_name));
-                o.insert("item_description".into(), text(&l.item_description));
-                o.insert("unit_price".into(), echo(l.unit_price));
-                o.insert("unit_code".into(), text(&l.unit_code));
-                o.insert(
-                    "vat_code".into(),
-                    l.vat_code.map_or(Value::Null, |c| c.as_str().into()),
-                );
-                o.insert("subtotal".into(), amount(l.subtotal));
-                o.insert("total".into(), amount(l.total));
-                o.insert("tax_amount".into(), Value::Null);
-                o.insert("section_name".into(), Value::Null);
-                o.insert(
-                    "item_properties".into(),
-                    if l.item_properties.is_empty() {
-                        Value::Null
-                    } else {
-                        Value::Object(
-                            l.item_properties
-                                .iter()
-                                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-                                .collect(),
-                        )
-                    },
-                );
-                o.insert("item_identification".into(), text(&l.item_identification));
-                o.insert("product_code".into(), text(&l.product_code));
-                o.insert(
-                    "allowance_charges".into(),
-                    Value::Array(
-                        l.allowance_charges
-                            .iter()
-                            .map(|ac| ac_json(ac, false))
-                            .collect(),
-                    ),
-                );
-                Value::Object(o)
-            })
-            .collect();
-        m.insert("lines".into(), Value::Array(lines));
-        let groups = self
-            .vat_breakdown
-            .iter()
-            .map(|g| {
-                let mut o = Map::new();
-                o.insert(
-                    "vat_code".into(),
-                    g.vat_code.map_or(Value::Null, |c| c.as_str().into()),
-                );
-                o.insert("vat_rate".into(), echo(g.vat_rate));
-                o.insert("category".into(), text(&g.category));
-                o.insert("taxable_amount".into(), amount(g.taxable_amount));
-                o.insert("tax_amount".into(), amount(g.tax_amount));
-                o.insert("exemption_reason".into(), text(&g.exemption_reason));
-                o.insert(
-                    "exemption_reason_code".into(),
-                    text(&g.exemption_reason_code),
-                );
-                Value::Object(o)
-            })
-            .collect();
-        m.insert("vat_breakdown".into(), Value::Array(groups));
-        m.insert("type_code".into(), text(&self.type_code));
-        m.insert(
-            "checks".into(),
-            Value::Array(
-                self.checks
-                    .iter()
-                    .map(|c| {
-                        let mut o = Map::new();
-                        o.insert("rule".into(), c.rule.clone().into());
-                        o.insert("msg".into(), c.msg.clone().into());
-                        Value::Object(o)
-                    })
-                    .collect(),
-            ),
+        Value::Object(o)
+    }
+
+    fn group(self, g: &ReceivedVatGroup) -> Value {
+        let mut o = Map::new();
+        o.insert(
+            "vat_code".into(),
+            g.vat_code.map_or(Value::Null, |c| c.as_str().into()),
         );
-        Value::Object(m)
+        o.insert("vat_rate".into(), Self::echo(g.vat_rate));
+        o.insert("category".into(), text(g.category.as_ref()));
+        o.insert("taxable_amount".into(), self.amount(g.taxable_amount));
+        o.insert("tax_amount".into(), self.amount(g.tax_amount));
+        o.insert("exemption_reason".into(), text(g.exemption_reason.as_ref()));
+        o.insert(
+            "exemption_reason_code".into(),
+            text(g.exemption_reason_code.as_ref()),
+        );
+        Value::Object(o)
     }
 }
 
@@ -1172,4 +1172,73 @@ fn line_of(
         total: l.net.value(),
         allowance_charges: l.allowance_charges.into_iter().map(allowance_of).collect(),
     }
+}
+
+impl StatedTotals {
+    /// The totals as stated (each `None` when absent or unreadable).
+    fn of(t: &facts::Totals) -> StatedTotals {
+        StatedTotals {
+            line_extension_amount: t.line_extension.value(),
+            allowance_total_amount: t.allowance_total.value(),
+            charge_total_amount: t.charge_total.value(),
+            tax_exclusive_amount: t.tax_exclusive.value(),
+            tax_inclusive_amount: t.tax_inclusive.value(),
+            prepaid_amount: t.prepaid.value(),
+            payable_rounding_amount: t.rounding.value(),
+            payable_amount: t.payable.value(),
+        }
+    }
+}
+
+/// BT-112 (+ BT-114 when stated): the document's total; a sum past the decimal range
+/// is `None` with an `unreadable` check saying why.
+fn total_amount(t: &facts::Totals, unreadable: &mut Vec<Check>) -> Option<Decimal> {
+    match (t.tax_inclusive, t.rounding) {
+        (Num::Val(a), Num::Absent) => Some(a),
+        (Num::Val(a), Num::Val(r)) => {
+            let sum = a.checked_add(r);
+            if sum.is_none() {
+                unreadable.push(Check::unreadable(
+                    "BT-112 + BT-114 (total_amount) is too large to add up".into(),
+                ));
+            }
+            sum
+        }
+        _ => None,
+    }
+}
+
+/// The tax total stated in the document's currency (BT-110).
+fn tax_amount(f: &Facts, currency: Option<&str>) -> Option<Decimal> {
+    currency.and_then(|c| {
+        f.tax_totals
+            .iter()
+            .find(|tt| tt.amount.exists() && tt.currency.as_deref().map(lexical::trim) == Some(c))
+            .and_then(|tt| tt.amount.value())
+    })
+}
+
+/// The VAT breakdown of the first tax total that has one (BG-23).
+fn vat_breakdown(f: &Facts) -> Vec<ReceivedVatGroup> {
+    f.tax_totals
+        .iter()
+        .find(|tt| !tt.subtotals.is_empty())
+        .map(|tt| {
+            tt.subtotals
+                .iter()
+                .map(|s| {
+                    let (category, vat_code, vat_rate) = category_parts(s.category.clone());
+                    ReceivedVatGroup {
+                        vat_code,
+                        vat_rate,
+                        category,
+                        taxable_amount: s.taxable.value(),
+                        tax_amount: s.tax.value(),
+                        exemption_reason: s.category.exemption_reason.clone(),
+                        exemption_reason_code: s.category.exemption_reason_code.clone(),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
