@@ -666,53 +666,8 @@ impl Builder {
             [N::PaymentMeans, N::PaymentId] => first(&mut self.facts.payment_id, text),
             [N::SupplierParty, N::Party, tail @ ..] => self.party_value(true, tail, text, attr),
             [N::CustomerParty, N::Party, tail @ ..] => self.party_value(false, tail, text, attr),
-            [N::MonetaryTotal, field] if !self.totals_done => {
-                let (get, what): (fn(&mut Facts) -> &mut Num, &str) = match field {
-                    N::LineExtensionAmount => (
-                        |f| &mut totals(f).line_extension,
-                        "BT-106 Sum of Invoice line net amount",
-                    ),
-                    N::TaxExclusiveAmount => (
-                        |f| &mut totals(f).tax_exclusive,
-                        "BT-109 Invoice total amount without VAT",
-                    ),
-                    N::TaxInclusiveAmount => (
-                        |f| &mut totals(f).tax_inclusive,
-                        "BT-112 Invoice total amount with VAT",
-                    ),
-                    N::AllowanceTotalAmount => (
-                        |f| &mut totals(f).allowance_total,
-                        "BT-107 Sum of allowances on document level",
-                    ),
-                    N::ChargeTotalAmount => (
-                        |f| &mut totals(f).charge_total,
-                        "BT-108 Sum of charges on document level",
-                    ),
-                    N::PrepaidAmount => (|f| &mut totals(f).prepaid, "BT-113 Paid amount"),
-                    N::PayableRoundingAmount => {
-                        (|f| &mut totals(f).rounding, "BT-114 Rounding amount")
-                    }
-                    N::PayableAmount => {
-                        (|f| &mut totals(f).payable, "BT-115 Amount due for payment")
-                    }
-                    _ => return,
-                };
-                self.set_num(get, text, what);
-            }
-            [N::TaxTotal, N::TaxAmount] => {
-                let what = What::doc("BT-110 Invoice total VAT amount");
-                let set = self
-                    .facts
-                    .tax_totals
-                    .last()
-                    .is_none_or(|t| t.amount.exists());
-                if let Some(n) = self.num(set, text, what) {
-                    if let Some(t) = self.facts.tax_totals.last_mut() {
-                        t.amount = n;
-                        t.currency = attr.map(str::to_owned);
-                    }
-                }
-            }
+            [N::MonetaryTotal, field] if !self.totals_done => self.total_value(*field, text),
+            [N::TaxTotal, N::TaxAmount] => self.tax_total_value(text, attr),
             [N::TaxTotal, N::TaxSubtotal, tail @ ..] => self.subtotal_value(true, tail, text),
             [N::AllowanceCharge, tail @ ..] => {
                 self.ac_value(|f| f.allowance_charges.last_mut(), tail, text, Place(None));
@@ -723,6 +678,106 @@ impl Builder {
                     self.subtotal_value(false, tail, text);
                 }
             }
+        }
+    }
+
+    /// A total of the root's first `cac:LegalMonetaryTotal` (BT-106 … BT-115).
+    fn total_value(&mut self, field: N, text: &str) {
+        let (get, what): (fn(&mut Facts) -> &mut Num, &str) = match field {
+            N::LineExtensionAmount => (
+                |f| &mut totals(f).line_extension,
+                "BT-106 Sum of Invoice line net amount",
+            ),
+            N::TaxExclusiveAmount => (
+                |f| &mut totals(f).tax_exclusive,
+                "BT-109 Invoice total amount without VAT",
+            ),
+            N::TaxInclusiveAmount => (
+                |f| &mut totals(f).tax_inclusive,
+                "BT-112 Invoice total amount with VAT",
+            ),
+            N::AllowanceTotalAmount => (
+                |f| &mut totals(f).allowance_total,
+                "BT-107 Sum of allowances on document level",
+            ),
+            N::ChargeTotalAmount => (
+                |f| &mut totals(f).charge_total,
+                "BT-108 Sum of charges on document level",
+            ),
+            N::PrepaidAmount => (|f| &mut totals(f).prepaid, "BT-113 Paid amount"),
+            N::PayableRoundingAmount => (|f| &mut totals(f).rounding, "BT-114 Rounding amount"),
+            N::PayableAmount => (|f| &mut totals(f).payable, "BT-115 Amount due for payment"),
+            _ => return,
+        };
+        self.set_num(get, text, what);
+    }
+
+    /// The root's `cac:TaxTotal/cbc:TaxAmount` (BT-110) and its currency.
+    fn tax_total_value(&mut self, text: &str, attr: Option<&str>) {
+        let what = What::doc("BT-110 Invoice total VAT amount");
+        let set = self
+            .facts
+            .tax_totals
+            .last()
+            .is_none_or(|t| t.amount.exists());
+        if let Some(n) = self.num(set, text, what) {
+            if let Some(t) = self.facts.tax_totals.last_mut() {
+                t.amount = n;
+                t.currency = attr.map(str::to_owned);
+            }
+        }
+    }
+
+    /// A value of line `index`'s `cac:Item`.
+    fn item_value(&mut self, index: usize, rest: &[N], text: &str) {
+        let place = Place(Some(index));
+        match rest {
+            [N::Name] => {
+                if let Some(l) = line(&mut self.facts, index) {
+                    first(&mut l.item_name, text);
+                }
+            }
+            [N::Description] => {
+                if let Some(l) = line(&mut self.facts, index) {
+                    first(&mut l.item_description, text);
+                }
+            }
+            [N::SellersItemId, N::Id] => {
+                if let Some(l) = line(&mut self.facts, index) {
+                    first(&mut l.sellers_id, text);
+                }
+            }
+            [N::StandardItemId, N::Id] => {
+                if let Some(l) = line(&mut self.facts, index) {
+                    first(&mut l.standard_id, text);
+                }
+            }
+            [N::ItemProperty, N::Name] => {
+                if let Some(p) = line(&mut self.facts, index).and_then(|l| l.properties.last_mut())
+                {
+                    if p.0.is_empty() {
+                        lexical::trim(text).clone_into(&mut p.0);
+                    }
+                }
+            }
+            [N::ItemProperty, N::Value] => {
+                if let Some(p) = line(&mut self.facts, index).and_then(|l| l.properties.last_mut())
+                {
+                    if p.1.is_none() {
+                        p.1 = Some(lexical::trim(text).to_owned());
+                    }
+                }
+            }
+            [N::ClassifiedTaxCategory, cat @ ..] => {
+                let what = What("BT-152 Invoiced item VAT rate", place);
+                self.category_value(
+                    |f| f.lines.get_mut(index).map(|l| &mut l.category),
+                    cat,
+                    text,
+                    what,
+                );
+            }
+            _ => {}
         }
     }
 
@@ -840,56 +895,7 @@ impl Builder {
                 text,
                 place,
             ),
-            [N::Item, rest @ ..] => match rest {
-                [N::Name] => {
-                    if let Some(l) = line(&mut self.facts, index) {
-                        first(&mut l.item_name, text);
-                    }
-                }
-                [N::Description] => {
-                    if let Some(l) = line(&mut self.facts, index) {
-                        first(&mut l.item_description, text);
-                    }
-                }
-                [N::SellersItemId, N::Id] => {
-                    if let Some(l) = line(&mut self.facts, index) {
-                        first(&mut l.sellers_id, text);
-                    }
-                }
-                [N::StandardItemId, N::Id] => {
-                    if let Some(l) = line(&mut self.facts, index) {
-                        first(&mut l.standard_id, text);
-                    }
-                }
-                [N::ItemProperty, N::Name] => {
-                    if let Some(p) =
-                        line(&mut self.facts, index).and_then(|l| l.properties.last_mut())
-                    {
-                        if p.0.is_empty() {
-                            lexical::trim(text).clone_into(&mut p.0);
-                        }
-                    }
-                }
-                [N::ItemProperty, N::Value] => {
-                    if let Some(p) =
-                        line(&mut self.facts, index).and_then(|l| l.properties.last_mut())
-                    {
-                        if p.1.is_none() {
-                            p.1 = Some(lexical::trim(text).to_owned());
-                        }
-                    }
-                }
-                [N::ClassifiedTaxCategory, cat @ ..] => {
-                    let what = What("BT-152 Invoiced item VAT rate", place);
-                    self.category_value(
-                        |f| f.lines.get_mut(index).map(|l| &mut l.category),
-                        cat,
-                        text,
-                        what,
-                    );
-                }
-                _ => {}
-            },
+            [N::Item, rest @ ..] => self.item_value(index, rest, text),
             _ => {}
         }
     }

@@ -58,88 +58,37 @@ pub(crate) fn read_facts(text: &str) -> Result<Facts, NotUbl> {
 /// for the bytes the fast scan leaves to it (anything unusual, and every error).
 pub(crate) fn read_facts_slow(text: &str) -> Result<Facts, NotUbl> {
     let mut reader = NsReader::from_str(text);
-    let mut b = Builder::new();
-    // The path from the root's first child down to the current element.
-    let mut stack: Vec<N> = Vec::new();
-    let mut root_seen = false;
-    let mut root_open = false;
-    // Text of the innermost cbc element being read, its depth and its attribute.
-    let mut text_buf = String::new();
-    let mut capture: Option<usize> = None;
-    let mut attr: Option<String> = None;
+    let mut w = Walk {
+        b: Builder::new(),
+        stack: Vec::new(),
+        root_seen: false,
+        root_open: false,
+        text_buf: String::new(),
+        capture: None,
+        attr: None,
+    };
     loop {
         let (ns, event) = reader
             .read_resolved_event()
             .map_err(|e| format!("not well-formed XML: {e}"))?;
         match event {
-            Event::Start(ref e) | Event::Empty(ref e) => {
-                let empty = matches!(event, Event::Empty(_));
-                let local_name = e.local_name();
-                let local = local_name.into_inner();
-                if !root_open {
-                    if root_seen {
-                        return Err("not well-formed XML: a second root element".into());
-                    }
-                    root_seen = true;
-                    match name_of(&ns, local, 0) {
-                        Some(N::Root) => {
-                            b.facts.root = if local == "Invoice" {
-                                Root::Invoice
-                            } else {
-                                Root::CreditNote
-                            };
-                        }
-                        _ => {
-                            return Err(format!(
-                                "the root element is {:?}, not a UBL 2.1 Invoice or CreditNote",
-                                e.name().into_inner()
-                            ))
-                        }
-                    }
-                    root_open = !empty;
-                    continue;
-                }
-                let n = name_of(&ns, local, stack.len() + 1).unwrap_or(N::Other);
-                stack.push(n);
-                b.open(&stack, local.as_bytes());
-                if is_text_element(n) {
-                    text_buf.clear();
-                    capture = Some(stack.len());
-                    attr = match wanted_attribute(n) {
-                        Some(key) => attribute(e, key)?,
-                        None => None,
-                    };
-                }
-                if empty {
-                    finish(&mut b, &mut stack, &mut capture, &text_buf, attr.as_deref());
-                }
-            }
-            Event::End(_) => {
-                if stack.is_empty() {
-                    if !root_open {
-                        return Err("not well-formed XML: an end tag without a start".into());
-                    }
-                    root_open = false;
-                    continue;
-                }
-                finish(&mut b, &mut stack, &mut capture, &text_buf, attr.as_deref());
-            }
+            Event::Start(ref e) => w.start(&ns, e, false)?,
+            Event::Empty(ref e) => w.start(&ns, e, true)?,
+            Event::End(_) => w.end()?,
             Event::Text(t) => {
-                if !root_open {
+                if !w.root_open {
                     if !blank(&t) {
                         return Err("not well-formed XML: text outside the root element".into());
                     }
-                } else if capture.is_some() {
-                    text_buf.push_str(&t.xml10_content());
+                } else if w.capture.is_some() {
+                    w.text_buf.push_str(&t.xml10_content());
                 }
             }
             Event::CData(t) => {
-                if !root_open {
+                if !w.root_open {
                     return Err("not well-formed XML: CDATA outside the root element".into());
                 }
-                if capture.is_some() {
-                    text_buf.push_str(&t.xml10_content());
-                }
+                w.text(&t.xml10_content());
             }
             Event::GeneralRef(r) => {
                 let c = match r.resolve_char_ref() {
@@ -155,24 +104,129 @@ pub(crate) fn read_facts_slow(text: &str) -> Result<Facts, NotUbl> {
                     },
                     Err(e) => return Err(format!("not well-formed XML: {e}")),
                 };
-                if !root_open {
+                if !w.root_open {
                     return Err("not well-formed XML: text outside the root element".into());
                 }
-                if capture.is_some() {
-                    text_buf.push_str(&c);
-                }
+                w.text(&c);
             }
-            Event::Eof => {
-                if !root_seen {
-                    return Err("not XML: no root element".into());
-                }
-                if root_open || !stack.is_empty() {
-                    return Err("truncated XML: the document ends before its root element".into());
-                }
-                break;
-            }
+            Event::Eof => return w.eof(),
             Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_) => {}
         }
     }
-    Ok(b.facts)
+}
+
+/// The state of [`read_facts_slow`]'s walk over the events.
+struct Walk {
+    b: Builder,
+    /// The path from the root's first child down to the current element.
+    stack: Vec<N>,
+    root_seen: bool,
+    root_open: bool,
+    /// Text of the innermost cbc element being read, its depth and its attribute.
+    text_buf: String,
+    capture: Option<usize>,
+    attr: Option<String>,
+}
+
+impl Walk {
+    /// A start tag (or an empty element).
+    fn start(
+        &mut self,
+        ns: &ResolveResult<'_>,
+        e: &BytesStart<'_>,
+        empty: bool,
+    ) -> Result<(), NotUbl> {
+        let local_name = e.local_name();
+        let local = local_name.into_inner();
+        if !self.root_open {
+            return self.root(ns, e, local, empty);
+        }
+        let n = name_of(ns, local, self.stack.len() + 1).unwrap_or(N::Other);
+        self.stack.push(n);
+        self.b.open(&self.stack, local.as_bytes());
+        if is_text_element(n) {
+            self.text_buf.clear();
+            self.capture = Some(self.stack.len());
+            self.attr = match wanted_attribute(n) {
+                Some(key) => attribute(e, key)?,
+                None => None,
+            };
+        }
+        if empty {
+            self.finish();
+        }
+        Ok(())
+    }
+
+    /// The root element: one, an Invoice or a CreditNote of UBL 2.1.
+    fn root(
+        &mut self,
+        ns: &ResolveResult<'_>,
+        e: &BytesStart<'_>,
+        local: &str,
+        empty: bool,
+    ) -> Result<(), NotUbl> {
+        if self.root_seen {
+            return Err("not well-formed XML: a second root element".into());
+        }
+        self.root_seen = true;
+        match name_of(ns, local, 0) {
+            Some(N::Root) => {
+                self.b.facts.root = if local == "Invoice" {
+                    Root::Invoice
+                } else {
+                    Root::CreditNote
+                };
+            }
+            _ => {
+                return Err(format!(
+                    "the root element is {:?}, not a UBL 2.1 Invoice or CreditNote",
+                    e.name().into_inner()
+                ))
+            }
+        }
+        self.root_open = !empty;
+        Ok(())
+    }
+
+    /// An end tag.
+    fn end(&mut self) -> Result<(), NotUbl> {
+        if self.stack.is_empty() {
+            if !self.root_open {
+                return Err("not well-formed XML: an end tag without a start".into());
+            }
+            self.root_open = false;
+            return Ok(());
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// Text inside the root: kept when an element's text is being read.
+    fn text(&mut self, t: &str) {
+        if self.capture.is_some() {
+            self.text_buf.push_str(t);
+        }
+    }
+
+    fn finish(&mut self) {
+        finish(
+            &mut self.b,
+            &mut self.stack,
+            &mut self.capture,
+            &self.text_buf,
+            self.attr.as_deref(),
+        );
+    }
+
+    /// The end of the input: the root seen and closed.
+    fn eof(self) -> Result<Facts, NotUbl> {
+        if !self.root_seen {
+            return Err("not XML: no root element".into());
+        }
+        if self.root_open || !self.stack.is_empty() {
+            return Err("truncated XML: the document ends before its root element".into());
+        }
+        Ok(self.b.facts)
+    }
 }
