@@ -331,6 +331,13 @@ mod tests {
             Err(NumberError::TooLarge { negative: false })
         );
         assert_eq!(parse_decimal("-1.5e2").unwrap().to_string(), "-150");
+    }
+
+    #[test]
+    fn a_decimal_holds_scale_28_and_29_digits_are_too_precise() {
+        // decisions.md §2: past the 28 digits a decimal holds, a number is refused as
+        // too precise, unless the digits beyond are trailing zeros
+        let nines = |n: usize| "9".repeat(n);
         // the smallest step a decimal holds is 10^-28
         let tiny = format!("0.{}1", "0".repeat(27));
         assert_eq!(parse_decimal(&tiny).unwrap().to_string(), tiny);

@@ -220,6 +220,42 @@ fn scenarios() -> Vec<PathBuf> {
     list
 }
 
+/// `GET /documents/{id}/pdf` over HTTP: the server answers the file itself
+/// (docs/files.md §2), read back as the simulator's answer.
+fn get_pdf(server: &Server, path: &str, auth: Option<&str>) -> (u16, Value) {
+    // docs/files.md §2: the server answers the file itself; read back as the
+    // simulator's answer
+    let (status, head, bytes) = http_with(&server.addr, "GET", path, auth, None, b"");
+    if status == 200 {
+        let lower = head.to_ascii_lowercase();
+        assert!(lower.contains("content-type: application/pdf"), "{head}");
+        assert!(
+            lower.contains("content-disposition: attachment; filename="),
+            "{head}"
+        );
+        let name = path
+            .trim_start_matches("/documents/")
+            .trim_end_matches("/pdf");
+        let sim_name = head
+            .split("filename=\"")
+            .nth(1)
+            .and_then(|t| t.split('"').next())
+            .unwrap_or(name)
+            .to_owned();
+        (
+            status,
+            json!({"filename": sim_name, "content_type": "application/pdf",
+                   "size": bytes.len(), "sha256": sha256_hex(&bytes),
+                   "base64": encode_base64(&bytes)}),
+        )
+    } else {
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
+    }
+}
+
 /// Plays a scenario's requests over HTTP; returns the answers and the ids seen.
 fn play(server: &Server, scenario: &Value) -> Vec<(u16, Value)> {
     let mut tokens = BTreeMap::new();
@@ -262,40 +298,7 @@ fn play(server: &Server, scenario: &Value) -> Vec<(u16, Value)> {
                     serde_json::from_slice(&bytes).unwrap_or(Value::Null),
                 )
             }
-            "GET" if path.ends_with("/pdf") => {
-                // docs/files.md §2: the server answers the file itself; read back as the
-                // simulator's answer
-                let (status, head, bytes) =
-                    http_with(&server.addr, "GET", path, auth.as_deref(), None, b"");
-                if status == 200 {
-                    let lower = head.to_ascii_lowercase();
-                    assert!(lower.contains("content-type: application/pdf"), "{head}");
-                    assert!(
-                        lower.contains("content-disposition: attachment; filename="),
-                        "{head}"
-                    );
-                    let name = path
-                        .trim_start_matches("/documents/")
-                        .trim_end_matches("/pdf");
-                    let sim_name = head
-                        .split("filename=\"")
-                        .nth(1)
-                        .and_then(|t| t.split('"').next())
-                        .unwrap_or(name)
-                        .to_owned();
-                    (
-                        status,
-                        json!({"filename": sim_name, "content_type": "application/pdf",
-                               "size": bytes.len(), "sha256": sha256_hex(&bytes),
-                               "base64": encode_base64(&bytes)}),
-                    )
-                } else {
-                    (
-                        status,
-                        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-                    )
-                }
-            }
+            "GET" if path.ends_with("/pdf") => get_pdf(server, path, auth.as_deref()),
             "TICK" => server.json("POST", "/_simulator/tick", None, b""),
             "SET" => {
                 let id = path.trim_start_matches("/documents/");

@@ -102,6 +102,58 @@ fn relation(id: &str, kind: RelationKind, terms: Option<&str>, peppol: bool) -> 
     }
 }
 
+/// The journals of the test world: every category, and sales journals of every
+/// numbering.
+fn test_journals() -> Vec<Journal> {
+    [
+        (
+            J_SALES,
+            JournalCategory::SalesInvoice,
+            Numbering::Yearly,
+            "INV",
+        ),
+        (
+            J_SALES_NEVER,
+            JournalCategory::SalesInvoice,
+            Numbering::Never,
+            "S",
+        ),
+        (
+            J_SALES_MONTHLY,
+            JournalCategory::SalesInvoice,
+            Numbering::Monthly,
+            "M",
+        ),
+        (
+            J_CREDIT,
+            JournalCategory::SalesCredit,
+            Numbering::Yearly,
+            "CN",
+        ),
+        (
+            J_PURCHASE,
+            JournalCategory::PurchasesInvoice,
+            Numbering::Yearly,
+            "PI",
+        ),
+        (
+            J_PURCHASE_CREDIT,
+            JournalCategory::PurchasesCredit,
+            Numbering::Yearly,
+            "PC",
+        ),
+        (
+            J_PROFORMA,
+            JournalCategory::Proforma,
+            Numbering::Never,
+            "PF",
+        ),
+    ]
+    .into_iter()
+    .map(|(id, category, numbering, prefix)| journal(id, category, numbering, prefix))
+    .collect()
+}
+
 impl TestContext {
     fn new() -> Self {
         let defaults = [
@@ -128,50 +180,7 @@ impl TestContext {
                 relation(NO_TERMS, RelationKind::Company, None, false),
                 relation(CONTACT, RelationKind::Contact, None, false),
             ],
-            journals: vec![
-                journal(
-                    J_SALES,
-                    JournalCategory::SalesInvoice,
-                    Numbering::Yearly,
-                    "INV",
-                ),
-                journal(
-                    J_SALES_NEVER,
-                    JournalCategory::SalesInvoice,
-                    Numbering::Never,
-                    "S",
-                ),
-                journal(
-                    J_SALES_MONTHLY,
-                    JournalCategory::SalesInvoice,
-                    Numbering::Monthly,
-                    "M",
-                ),
-                journal(
-                    J_CREDIT,
-                    JournalCategory::SalesCredit,
-                    Numbering::Yearly,
-                    "CN",
-                ),
-                journal(
-                    J_PURCHASE,
-                    JournalCategory::PurchasesInvoice,
-                    Numbering::Yearly,
-                    "PI",
-                ),
-                journal(
-                    J_PURCHASE_CREDIT,
-                    JournalCategory::PurchasesCredit,
-                    Numbering::Yearly,
-                    "PC",
-                ),
-                journal(
-                    J_PROFORMA,
-                    JournalCategory::Proforma,
-                    Numbering::Never,
-                    "PF",
-                ),
-            ],
+            journals: test_journals(),
             defaults,
             locations: vec![
                 DeliveryLocation {
@@ -4495,6 +4504,69 @@ fn set_at(v: &mut Value, path: &[Value], value: Value) {
     *slot = value;
 }
 
+/// Values out of their field's range or shape, each with the one error it must get
+/// (the path's keys joined by dots, indexes as numbers).
+fn out_of_range() -> Vec<(Vec<Value>, Value, ErrorCode)> {
+    let path = |p: &str| -> Vec<Value> {
+        p.split('.')
+            .map(|k| k.parse::<u64>().map_or_else(|_| json!(k), |i| json!(i)))
+            .collect()
+    };
+    [
+        ("paid_amount", json!("-0.01"), ErrorCode::GreaterThanEqual),
+        ("paid_amount", json!("1000000000"), ErrorCode::LessThanEqual),
+        ("paid_amount", json!("0.001"), ErrorCode::DecimalMaxPlaces),
+        ("paid_amount", json!("ten"), ErrorCode::DecimalParsing),
+        ("lines.0.quantity", json!("1e10"), ErrorCode::LessThanEqual),
+        (
+            "lines.0.quantity",
+            json!("-1e10"),
+            ErrorCode::GreaterThanEqual,
+        ),
+        (
+            "lines.0.quantity",
+            json!("0.0000001"),
+            ErrorCode::DecimalMaxPlaces,
+        ),
+        (
+            "lines.0.unit_price",
+            json!("-1"),
+            ErrorCode::GreaterThanEqual,
+        ),
+        ("lines.0.vat_rate", json!("100.5"), ErrorCode::LessThanEqual),
+        ("lines.0.vat_rate", json!("0"), ErrorCode::GreaterThan),
+        (
+            "lines.0.allowance_charges.0.rate",
+            json!("101"),
+            ErrorCode::LessThanEqual,
+        ),
+        (
+            "allowance_charges.0.amount",
+            json!("0"),
+            ErrorCode::GreaterThan,
+        ),
+        (
+            "payment_terms",
+            json!("30-DF"),
+            ErrorCode::StringPatternMismatch,
+        ),
+        (
+            "payment_terms",
+            json!("10000-df"),
+            ErrorCode::StringPatternMismatch,
+        ),
+        ("type", json!("invoice"), ErrorCode::Enum),
+        ("lines.1.vat_code", json!("vat_free"), ErrorCode::Enum),
+        ("lines", json!({}), ErrorCode::ListType),
+        ("lines", json!([]), ErrorCode::TooShort),
+        ("allowance_charges", json!("none"), ErrorCode::ListType),
+        ("lines.0", json!(7), ErrorCode::DictType),
+    ]
+    .into_iter()
+    .map(|(p, v, code)| (path(p), v, code))
+    .collect()
+}
+
 /// A field of the rich body, a value of the wrong shape for it, and the one error
 /// that value must get.
 fn wrong_shape() -> impl Strategy<Value = (Vec<Value>, Value, ErrorCode)> {
@@ -4547,102 +4619,7 @@ fn wrong_shape() -> impl Strategy<Value = (Vec<Value>, Value, ErrorCode)> {
         ]),
     )
         .prop_map(|(key, v)| (vec![json!(key)], v, ErrorCode::DateParsing));
-    let out_of_range = proptest::sample::select(vec![
-        (
-            vec![json!("paid_amount")],
-            json!("-0.01"),
-            ErrorCode::GreaterThanEqual,
-        ),
-        (
-            vec![json!("paid_amount")],
-            json!("1000000000"),
-            ErrorCode::LessThanEqual,
-        ),
-        (
-            vec![json!("paid_amount")],
-            json!("0.001"),
-            ErrorCode::DecimalMaxPlaces,
-        ),
-        (
-            vec![json!("paid_amount")],
-            json!("ten"),
-            ErrorCode::DecimalParsing,
-        ),
-        (
-            vec![json!("lines"), json!(0), json!("quantity")],
-            json!("1e10"),
-            ErrorCode::LessThanEqual,
-        ),
-        (
-            vec![json!("lines"), json!(0), json!("quantity")],
-            json!("-1e10"),
-            ErrorCode::GreaterThanEqual,
-        ),
-        (
-            vec![json!("lines"), json!(0), json!("quantity")],
-            json!("0.0000001"),
-            ErrorCode::DecimalMaxPlaces,
-        ),
-        (
-            vec![json!("lines"), json!(0), json!("unit_price")],
-            json!("-1"),
-            ErrorCode::GreaterThanEqual,
-        ),
-        (
-            vec![json!("lines"), json!(0), json!("vat_rate")],
-            json!("100.5"),
-            ErrorCode::LessThanEqual,
-        ),
-        (
-            vec![json!("lines"), json!(0), json!("vat_rate")],
-            json!("0"),
-            ErrorCode::GreaterThan,
-        ),
-        (
-            vec![
-                json!("lines"),
-                json!(0),
-                json!("allowance_charges"),
-                json!(0),
-                json!("rate"),
-            ],
-            json!("101"),
-            ErrorCode::LessThanEqual,
-        ),
-        (
-            vec![json!("allowance_charges"), json!(0), json!("amount")],
-            json!("0"),
-            ErrorCode::GreaterThan,
-        ),
-        (
-            vec![json!("payment_terms")],
-            json!("30-DF"),
-            ErrorCode::StringPatternMismatch,
-        ),
-        (
-            vec![json!("payment_terms")],
-            json!("10000-df"),
-            ErrorCode::StringPatternMismatch,
-        ),
-        (vec![json!("type")], json!("invoice"), ErrorCode::Enum),
-        (
-            vec![json!("lines"), json!(1), json!("vat_code")],
-            json!("vat_free"),
-            ErrorCode::Enum,
-        ),
-        (vec![json!("lines")], json!({}), ErrorCode::ListType),
-        (vec![json!("lines")], json!([]), ErrorCode::TooShort),
-        (
-            vec![json!("allowance_charges")],
-            json!("none"),
-            ErrorCode::ListType,
-        ),
-        (
-            vec![json!("lines"), json!(0)],
-            json!(7),
-            ErrorCode::DictType,
-        ),
-    ]);
+    let out_of_range = proptest::sample::select(out_of_range());
     prop_oneof![too_long, not_a_string, not_a_date, out_of_range]
 }
 

@@ -328,8 +328,20 @@ fn a_contact_with_payment_terms_is_malformed() {
     simulator(&s);
 }
 
+/// Each scenario (`today`, no requests, plus the keys of `patch`) is malformed with
+/// exactly this message.
+fn assert_malformed(cases: Vec<(Value, &str)>) {
+    for (patch, message) in cases {
+        let mut s = json!({"today": "2026-11-21", "requests": []});
+        if let (Some(target), Some(extra)) = (s.as_object_mut(), patch.as_object()) {
+            target.extend(extra.clone());
+        }
+        assert_eq!(malformed(&s), message, "{patch}");
+    }
+}
+
 #[test]
-fn wrongly_typed_scenario_keys_are_malformed() {
+fn wrongly_typed_company_and_relation_keys_are_malformed() {
     let cases: Vec<(Value, &str)> = vec![
         (json!({"relations": {}}), "relations: must be an array"),
         (json!({"relations": [1]}), "relations[0]: must be an object"),
@@ -370,6 +382,13 @@ fn wrongly_typed_scenario_keys_are_malformed() {
             json!({"relations": [{"id": "r", "kind": "company", "peppol": "yes"}]}),
             "relations[0]: peppol must be a boolean",
         ),
+    ];
+    assert_malformed(cases);
+}
+
+#[test]
+fn wrongly_typed_journal_location_branding_client_and_document_keys_are_malformed() {
+    let cases: Vec<(Value, &str)> = vec![
         (
             json!({"journals": [{"id": "j", "category": "sales", "numbering": "never"}]}),
             "journals[0]: unknown category \"sales\"",
@@ -427,13 +446,7 @@ fn wrongly_typed_scenario_keys_are_malformed() {
             "documents[1]: must be an object",
         ),
     ];
-    for (patch, message) in cases {
-        let mut s = json!({"today": "2026-11-21", "requests": []});
-        if let (Some(target), Some(extra)) = (s.as_object_mut(), patch.as_object()) {
-            target.extend(extra.clone());
-        }
-        assert_eq!(malformed(&s), message, "{patch}");
-    }
+    assert_malformed(cases);
 }
 
 #[test]
