@@ -2,7 +2,7 @@
 //! 405), then the endpoint, which hands the rules to [`crate::lifecycle`] and keeps
 //! what a live client writes.
 
-use super::request::{parse_query, Body, ReqBody, Request, Route};
+use super::request::{parse_query, Body, Method, ReqBody, Request, Route};
 use super::Simulator;
 use crate::context::Context as _;
 use crate::context::Permissions;
@@ -89,23 +89,23 @@ fn invalid_body_answer<T>(
 impl Simulator {
     /// Answers one request.
     pub(super) fn dispatch(&mut self, req: &Request) -> Out {
-        if req.method == "TICK" {
+        if req.method == Method::Tick {
             return json_out(self.tick());
         }
         let route = req.segments.as_deref().and_then(Route::parse);
-        if req.method == "SET" {
+        if req.method == Method::Set {
             // Back office: no client.
             return match route {
                 Some(Route::Document(id)) => self.set(&id, &req.body.read()),
-                Some(_) => json_out(method_not_allowed(&req.method)),
+                Some(_) => json_out(method_not_allowed(req.method.as_str())),
                 None => json_out(unknown_path()),
             };
         }
         if route == Some(Route::Token) {
-            return json_out(if req.method == "POST" {
+            return json_out(if req.method == Method::Post {
                 self.token(&req.body.read())
             } else {
-                method_not_allowed(&req.method)
+                method_not_allowed(req.method.as_str())
             });
         }
         let caller = match self.authenticate(req) {
@@ -116,11 +116,11 @@ impl Simulator {
             return json_out(unknown_path());
         };
         if !route.allows(&req.method) {
-            return json_out(method_not_allowed(&req.method));
+            return json_out(method_not_allowed(req.method.as_str()));
         }
         let answer = match route {
             Route::Documents => return self.create(caller, req),
-            Route::Document(id) if req.method == "GET" => {
+            Route::Document(id) if req.method == Method::Get => {
                 if self.documents.get(&id).is_some() {
                     return (200, Reply::Stored(id));
                 }
@@ -149,7 +149,7 @@ impl Simulator {
                 .get(&id)
                 .map_or_else(|| not_found_id("journal", &id), |rec| (200, rec.clone())),
             Route::Branding(id) => self.designate_branding(caller, &id, &req.body.read()),
-            Route::Token => method_not_allowed(&req.method),
+            Route::Token => method_not_allowed(req.method.as_str()),
         };
         json_out(answer)
     }

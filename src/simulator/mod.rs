@@ -34,8 +34,8 @@
 //!   ask for it. `GET /relations/{id}` and `/delivery-locations` answer that record,
 //!   unknown keys included. A world of any size is thus a few strings and indexes.
 
-mod async_world;
 mod auth;
+mod documents;
 mod endpoints;
 mod files;
 pub use files::DocumentFiles;
@@ -115,7 +115,7 @@ pub struct Simulator {
     records: Records,
     clients: Clients,
     tokens: Tokens,
-    documents: async_world::Documents,
+    documents: documents::Documents,
     received: BTreeMap<String, inbox::Inbox>,
     files: files::Files,
     created_live: u64,
@@ -252,7 +252,7 @@ impl Simulator {
             (crate::http::Body::from_bytes(body), None)
         };
         let req = request::Request {
-            method: method.to_ascii_uppercase(),
+            method: request::Method::parse(method),
             segments,
             query,
             client: None,

@@ -36,8 +36,8 @@ impl ReqBody<'_> {
 /// One request of a scenario, checked for its shape.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Request<'a> {
-    /// The method, in upper case (`GET`, `POST`, `TICK`, `SET`, …).
-    pub(crate) method: String,
+    /// The method, read in any case.
+    pub(crate) method: Method,
     /// The path without its query string, split into percent-decoded segments;
     /// `None` when the request has no path or the path does not start with `/`.
     pub(crate) segments: Option<Vec<String>>,
@@ -52,6 +52,46 @@ pub(crate) struct Request<'a> {
     /// An upload (docs/files.md §1): a scenario's `multipart` parts, or an HTTP body with
     /// its `Content-Type`; `None` for a scenario request without `multipart`.
     pub(crate) multipart: Option<Upload>,
+}
+
+/// A request's method, read in any case (`get` is `GET`): the HTTP methods the
+/// routes take, the back office's `TICK` and `SET`, or another (answered 405, or 404
+/// for an unknown path), kept in upper case for its error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Method {
+    Get,
+    Post,
+    Patch,
+    Tick,
+    Set,
+    Other(String),
+}
+
+impl Method {
+    /// The method written `text`, in any case.
+    pub(crate) fn parse(text: &str) -> Method {
+        let upper = text.to_ascii_uppercase();
+        match upper.as_str() {
+            "GET" => Method::Get,
+            "POST" => Method::Post,
+            "PATCH" => Method::Patch,
+            "TICK" => Method::Tick,
+            "SET" => Method::Set,
+            _ => Method::Other(upper),
+        }
+    }
+
+    /// The method in upper case, as an error writes it.
+    pub(crate) fn as_str(&self) -> &str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Patch => "PATCH",
+            Method::Tick => "TICK",
+            Method::Set => "SET",
+            Method::Other(m) => m,
+        }
+    }
 }
 
 /// The body of an upload.
@@ -210,7 +250,7 @@ impl<'a> Request<'a> {
     ) -> Result<Request<'a>, String> {
         let method = match method {
             None | Some(Value::Null) => return Err("missing method".into()),
-            Some(Value::String(m)) if !m.is_empty() => m.to_ascii_uppercase(),
+            Some(Value::String(m)) if !m.is_empty() => Method::parse(m),
             Some(_) => return Err("method must be a non-empty string".into()),
         };
         let path = match path {
@@ -218,7 +258,7 @@ impl<'a> Request<'a> {
             Some(Value::String(p)) => Some(p.as_str()),
             Some(_) => return Err("path must be a string".into()),
         };
-        if path.is_none() && method != "TICK" {
+        if path.is_none() && method != Method::Tick {
             return Err("missing path (only TICK has none)".into());
         }
         let client = match client {
@@ -401,20 +441,20 @@ impl Route {
 
     /// Whether the path takes this method (`SET` is the back-office override of a
     /// document).
-    pub(crate) fn allows(&self, method: &str) -> bool {
+    pub(crate) fn allows(&self, method: &Method) -> bool {
         match self {
             Route::Token
             | Route::Documents
             | Route::DocumentSend(_)
-            | Route::DocumentAttachments(_) => method == "POST",
-            Route::Document(_) => matches!(method, "GET" | "PATCH" | "SET"),
+            | Route::DocumentAttachments(_) => *method == Method::Post,
+            Route::Document(_) => matches!(method, Method::Get | Method::Patch | Method::Set),
             Route::DeliveryLocations
             | Route::DocumentUbl(_)
             | Route::DocumentPdf(_)
             | Route::DeliveryLocation(_)
             | Route::Relation(_)
-            | Route::Journal(_) => method == "GET",
-            Route::Branding(_) => method == "PATCH",
+            | Route::Journal(_) => *method == Method::Get,
+            Route::Branding(_) => *method == Method::Patch,
         }
     }
 }
@@ -448,7 +488,7 @@ mod tests {
     #[test]
     fn a_later_query_value_wins() {
         let r = Request::from_json(&json!({"method": "get", "path": "/x?a=1&a=2&b"})).unwrap();
-        assert_eq!(r.method, "GET");
+        assert_eq!(r.method, Method::Get);
         assert_eq!(r.query_param("a"), Some("2"));
         assert_eq!(r.query_param("b"), Some(""));
         assert_eq!(r.query_param("c"), None);
@@ -470,7 +510,7 @@ mod tests {
 
     /// What a request holds, its body read.
     type View = (
-        String,
+        Method,
         Option<Vec<String>>,
         Vec<(String, String)>,
         Option<String>,

@@ -3,8 +3,8 @@
 //! documents and the requests, each malformed condition reported as a
 //! [`ScenarioError`] that says what and where.
 
-use super::async_world::Documents;
 use super::auth::{Client, Tokens};
+use super::documents::Documents;
 use super::record::{
     id_of, is_run_id, list, malformed, opt_bool, opt_str, parse_date_time, read_location,
     read_party, read_relation, record_id, req_str, Item, Object, Record,

@@ -1,6 +1,7 @@
-//! The asynchronous world (simulator.md): what happens to documents outside a
-//! request. `TICK` delivers it (the files of every document exist, every send under
-//! way arrives); `SET` is the back office overriding state fields.
+//! The stored documents and what happens to them outside a request (simulator.md):
+//! `TICK` delivers what is under way (the files of every document exist, every send
+//! under way arrives); `SET` is the back office overriding state fields. Nothing here
+//! is asynchronous code: a scenario's `TICK` stands for the time that passes.
 //!
 //! The stored documents keep the ids of those a `TICK` would change, so a `TICK`
 //! costs what it delivers, not the number of documents stored.
