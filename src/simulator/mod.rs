@@ -53,7 +53,7 @@ pub use world::World;
 
 use crate::document::Document;
 use auth::{Clients, Tokens};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 
 /// Why a scenario is malformed: a lowercase message that says what and where, such
@@ -265,21 +265,18 @@ impl Simulator {
     }
 
     /// Runs the scenario's own requests in order and answers
-    /// `{"responses": [{"status", "body"}, …]}`.
+    /// `{"responses": [{"status", "body"}, …]}`: what [`Simulator::run_requests_to`]
+    /// writes, read back (one pipeline); the requests are kept.
     pub fn run_requests(&mut self) -> Value {
-        let requests = std::mem::take(&mut self.requests);
-        let responses: Vec<Value> = requests
-            .iter()
-            .map(|request| {
-                let (status, body) = self.handle(request);
-                let mut m = Map::new();
-                m.insert("status".into(), Value::from(status));
-                m.insert("body".into(), body);
-                Value::Object(m)
-            })
-            .collect();
+        let requests = self.requests.clone();
+        let mut out = Vec::new();
+        let written = self.run_requests_to(&mut out);
         self.requests = requests;
-        json!({ "responses": responses })
+        match (written, serde_json::from_slice(&out)) {
+            (Ok(()), Ok(answer)) => answer,
+            (Err(e), _) => json!({ "error": format!("cannot write the answer: {e}") }),
+            (Ok(()), Err(e)) => json!({ "error": format!("the answer is not JSON: {e}") }),
+        }
     }
 
     /// Runs the scenario's own requests in order and writes each response to `out` as
@@ -376,9 +373,15 @@ impl Simulator {
 /// assert_eq!(run(b"{}"), json!({"error": "missing today"}));
 /// ```
 pub fn run(scenario: &[u8]) -> Value {
-    match Simulator::load(scenario) {
-        Ok(mut sim) => sim.run_requests(),
-        Err(e) => e.to_json(),
+    // One pipeline: the answer is what `run_to` writes, read back. Writing into a
+    // `Vec` cannot fail, and `run_to` writes JSON (its own tests and the fuzz target
+    // `simulator` hold it to that); the error is the type's fallback, never an answer.
+    let mut out = Vec::new();
+    let written = run_to(scenario, &mut out);
+    match (written, serde_json::from_slice(&out)) {
+        (Ok(_), Ok(answer)) => answer,
+        (Err(e), _) => serde_json::json!({ "error": format!("cannot write the answer: {e}") }),
+        (Ok(_), Err(e)) => serde_json::json!({ "error": format!("the answer is not JSON: {e}") }),
     }
 }
 
