@@ -7,6 +7,8 @@
 //! ([`crate::peppol`]), never a refusal. An empty or blank value (empty once spaces,
 //! tabs, CR and LF are removed) is the same as an absent one: see [`filled`].
 
+use crate::wire::closed_set;
+
 /// A postal address, with the keys of a delivery location's address.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Address {
@@ -89,28 +91,13 @@ impl Address {
     }
 }
 
-/// Whether a third party is a registered business or an individual.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RelationKind {
-    /// A registered business relation.
-    Company,
-    /// An individual contact (never has payment terms).
-    Contact,
-}
-
-impl RelationKind {
-    /// The kind as written in `relation_type`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Company => "company",
-            Self::Contact => "contact",
-        }
-    }
-
-    /// The kind written `s` (`company`, `contact`), if any.
-    pub fn parse(s: &str) -> Option<RelationKind> {
-        [Self::Company, Self::Contact]
-            .into_iter()
-            .find(|k| k.as_str() == s)
+closed_set! {
+    /// Whether a third party is a registered business or an individual.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum RelationKind("relation kind") {
+        /// A registered business relation.
+        Company = "company",
+        /// An individual contact (never has payment terms).
+        Contact = "contact",
     }
 }

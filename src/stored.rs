@@ -35,10 +35,10 @@ use crate::document::{
     AccountingStatus, Document, DocumentType, Exemption, Line, MailStatus, PeppolStatus,
 };
 use crate::money::Currency;
-use crate::numbering::{JournalCategory, Numbering, Window};
-use crate::received::{ReceivedDocument, ReceivedType, ResponseInfo};
+use crate::numbering::{Numbering, Window};
+use crate::received::{ReceivedDocument, ResponseInfo};
 use crate::remittance::StructuredReference;
-use crate::terms::{Basis, PaymentTerms};
+use crate::terms::PaymentTerms;
 use crate::vat::VatCode;
 use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
@@ -50,15 +50,7 @@ use std::str::FromStr;
 /// The version of the stored form this crate writes and reads.
 pub const VERSION: u32 = 1;
 
-/// A text outside a closed set (the error of every `FromStr` of the crate's enums).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{value:?} is not a valid {what}")]
-pub struct UnknownValue {
-    /// What was read (`document type`, `vat code`…).
-    pub what: &'static str,
-    /// The text.
-    pub value: String,
-}
+pub use crate::wire::UnknownValue;
 
 macro_rules! from_str_via {
     ($t:ty, $what:literal, $parse:expr) => {
@@ -74,51 +66,10 @@ macro_rules! from_str_via {
     };
 }
 
-macro_rules! display_via_as_str {
-    ($($t:ty),*) => {
-        $(impl fmt::Display for $t {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        })*
-    };
-}
-
-display_via_as_str!(
-    DocumentType,
-    AccountingStatus,
-    PeppolStatus,
-    MailStatus,
-    PaymentStatus,
-    RelationKind,
-    AllowanceKind,
-    ReceivedType,
-    Basis
-);
-from_str_via!(DocumentType, "document type", DocumentType::parse);
-from_str_via!(
-    AccountingStatus,
-    "accounting status",
-    AccountingStatus::parse
-);
-from_str_via!(PeppolStatus, "peppol status", PeppolStatus::parse);
-from_str_via!(MailStatus, "mail status", MailStatus::parse);
-from_str_via!(PaymentStatus, "payment status", PaymentStatus::parse);
-from_str_via!(RelationKind, "relation kind", RelationKind::parse);
-from_str_via!(AllowanceKind, "allowance/charge type", AllowanceKind::parse);
-from_str_via!(ReceivedType, "received document type", ReceivedType::parse);
-from_str_via!(JournalCategory, "journal category", JournalCategory::parse);
-from_str_via!(Numbering, "numbering", Numbering::parse);
-from_str_via!(VatCode, "vat code", VatCode::parse);
 from_str_via!(MediaType, "media type", |s: &str| MediaType::ALL
     .into_iter()
     .find(|m| m.as_str() == s));
 from_str_via!(Currency, "currency", Currency::from_code);
-from_str_via!(Basis, "payment terms basis", |s: &str| {
-    [Basis::DocumentDate, Basis::FollowingMonth, Basis::MonthEnd]
-        .into_iter()
-        .find(|b| b.as_str() == s)
-});
 
 /// A window is written `always`, `YYYY` (a year) or `YYYY-MM` (a month): the key a
 /// server stores a journal's counter under.
