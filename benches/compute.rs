@@ -1,4 +1,4 @@
-//! Benchmarks of the document computation (decisions.md §3).
+//! Benchmarks of the document computation (docs/decisions.md §3).
 //!
 //! - `compute/N`: [`compute`] on a document of N lines (1, 10, 100, 500, and 5000: the
 //!   typed core has no size limit), up to 4 VAT groups (standard 21, 12 and 6, and

@@ -7,7 +7,7 @@
 //! Run with `cargo bench --bench pdf`; the ratio is printed at the end, both sides timed
 //! by `main` in the same run (fastest of 12 rounds each). The document is the one of
 //! `benches/create.rs` (500 lines over 4 VAT groups, line allowances, 5 document
-//! allowances/charges), for parties with every key of peppol.md §1, without branding.
+//! allowances/charges), for parties with every key of docs/peppol.md §1, without branding.
 
 #[path = "support/world.rs"]
 mod world;

@@ -1,13 +1,13 @@
-//! Writing the UBL of the 500-line document (peppol.md §2: the XML and its findings)
+//! Writing the UBL of the 500-line document (docs/peppol.md §2: the XML and its findings)
 //! against the create path of the same document: JSON bytes in → the stored
 //! `Document` (parse, validate, compute, number). Goal: UBL / create ≤ 1.0.
-//! And reading that UBL back as a received document (peppol.md §4: the streaming
+//! And reading that UBL back as a received document (docs/peppol.md §4: the streaming
 //! reader and its checks) against writing it. Goal: read / write ≤ 1.5.
 //!
 //! Run with `cargo bench --bench ubl`; the ratios are printed at the end, timed in
 //! the same run. The document is the one of `benches/create.rs` (500 lines over 4
 //! VAT groups, line allowances, 5 document allowances/charges), written for parties
-//! with every key of peppol.md §1.
+//! with every key of docs/peppol.md §1.
 
 #[path = "support/world.rs"]
 mod world;

@@ -1,4 +1,4 @@
-//! Runs a simulator scenario (simulator.md) and prints the result as pretty JSON.
+//! Runs a simulator scenario (docs/scenario.md) and prints the result as pretty JSON.
 //!
 //! ```sh
 //! cargo run --example simulate -- examples/scenarios/quickstart.json

@@ -1,5 +1,5 @@
 //! Allocation: split an amount over positive weights in proportion, exact to the
-//! minor unit (decisions.md §3 step 6, §9).
+//! minor unit (docs/decisions.md §3 step 6, §9).
 //!
 //! Amounts and weights are whole numbers of minor units (cents for EUR). Each share is
 //! first floored to `amount × weight / Σ weights`; the units left over (fewer than the
@@ -118,7 +118,7 @@ mod tests {
 
     #[test]
     fn largest_remainder_loses_no_cent() {
-        // decisions.md §3.6: 1000 cents over 3333/3333/3334 → 333/333/334
+        // docs/decisions.md §3.6: 1000 cents over 3333/3333/3334 → 333/333/334
         assert_eq!(
             allocate(1000, &[3333, 3333, 3334]).unwrap(),
             vec![333, 333, 334]
@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn ties_go_to_the_earlier_weight() {
-        // decisions.md §3.6: ties → the earlier group
+        // docs/decisions.md §3.6: ties → the earlier group
         assert_eq!(allocate(1, &[1, 1, 1]).unwrap(), vec![1, 0, 0]);
         assert_eq!(allocate(2, &[1, 1, 1]).unwrap(), vec![1, 1, 0]);
         assert_eq!(allocate(2, &[1, 2, 1, 2]).unwrap(), vec![0, 1, 0, 1]);
@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn refused_inputs_are_errors() {
-        // decisions.md §9: a negative amount or a weight that is not positive is refused
+        // docs/decisions.md §9: a negative amount or a weight that is not positive is refused
         assert_eq!(allocate(0, &[]), Err(AllocationError::NoWeights));
         assert_eq!(allocate(-1, &[1]), Err(AllocationError::NegativeAmount(-1)));
         assert_eq!(

@@ -1,4 +1,4 @@
-//! What the caller hands in (decisions.md §1): today and the clock for `create_date`,
+//! What the caller hands in (docs/decisions.md §1): today and the clock for `create_date`,
 //! the company's settings, its relations, journals and delivery locations, and the
 //! permissions of the client. The core reads the world only through [`Context`]; a
 //! server implements it over its database, the simulator over its in-memory world.
@@ -27,9 +27,9 @@ pub struct Company {
     /// The currencies the company accepts; `None` means every active ISO 4217 code.
     pub currencies: Option<Vec<String>>,
     /// Name, VAT and enterprise numbers, Peppol id, address, bank account, e-mail:
-    /// what the UBL document names the company by (peppol.md §1).
+    /// what the UBL document names the company by (docs/peppol.md §1).
     pub party: Party,
-    /// Whether a Peppol send of a document with findings is refused (peppol.md §3).
+    /// Whether a Peppol send of a document with findings is refused (docs/peppol.md §3).
     pub enforce_peppol_rules: bool,
     /// The language of the company's documents: the PDF's labels and the standard
     /// exemption wordings (docs/files.md §2). Default `en`.
@@ -82,7 +82,7 @@ pub struct Relation {
     pub payment_terms: Option<PaymentTerms>,
     /// Whether the relation can receive on the Peppol network.
     pub peppol: bool,
-    /// What the UBL document names the relation by (peppol.md §1; its `bic` is not
+    /// What the UBL document names the relation by (docs/peppol.md §1; its `bic` is not
     /// read).
     pub party: Party,
 }

@@ -1,5 +1,5 @@
 //! The document: its type, states, lines, the stored record and its JSON response
-//! shape (interface.md "Document (response shape)", decisions.md §2, §3).
+//! shape (docs/interface.md "Document (response shape)", docs/decisions.md §2, §3).
 
 use crate::compute::{
     AllowanceCharge, AllowanceValue, Computation, LineAmounts, LinePricing, PaymentStatus, VatGroup,
@@ -33,7 +33,7 @@ closed_set! {
 }
 
 impl DocumentType {
-    /// The journal category the type is booked in (decisions.md §5).
+    /// The journal category the type is booked in (docs/decisions.md §5).
     pub fn journal_category(self) -> JournalCategory {
         match self {
             Self::SaleInvoice => JournalCategory::SalesInvoice,
@@ -44,12 +44,12 @@ impl DocumentType {
         }
     }
 
-    /// Whether Peppol carries the type (every type but the proforma, decisions.md §7).
+    /// Whether Peppol carries the type (every type but the proforma, docs/decisions.md §7).
     pub fn is_peppol_type(self) -> bool {
         !matches!(self, Self::ProformaInvoice)
     }
 
-    /// Whether the type is a self-billing document (interface.md create rule 4).
+    /// Whether the type is a self-billing document (docs/interface.md create rule 4).
     pub fn is_self_billing(self) -> bool {
         matches!(self, Self::PurchaseInvoice | Self::PurchaseCreditNote)
     }
@@ -126,7 +126,7 @@ closed_set! {
 
 impl PeppolStatus {
     /// Whether the document has left (or may have): sending, sent, accepted, unknown.
-    /// Such a document cannot be sent again and is under the edit lock (decisions.md §6, §7).
+    /// Such a document cannot be sent again and is under the edit lock (docs/decisions.md §6, §7).
     pub fn has_left(self) -> bool {
         matches!(
             self,
@@ -136,7 +136,7 @@ impl PeppolStatus {
 }
 
 impl AccountingStatus {
-    /// Whether the accounting state locks the document (decisions.md §6).
+    /// Whether the accounting state locks the document (docs/decisions.md §6).
     pub fn locks(self) -> bool {
         matches!(
             self,
@@ -539,7 +539,7 @@ impl Document {
         Some((vatex, reason))
     }
 
-    /// Whether a change other than paid_amount is refused (decisions.md §6).
+    /// Whether a change other than paid_amount is refused (docs/decisions.md §6).
     pub fn is_locked(&self) -> bool {
         self.peppol_status.has_left() || self.accounting_status.locks()
     }

@@ -1,5 +1,5 @@
 //! Errors: the stable codes, the `{loc, msg, type, input, ctx}` entries of a request's
-//! answer, and the HTTP status each code answers with (decisions.md §8).
+//! answer, and the HTTP status each code answers with (docs/decisions.md §8).
 
 use serde_json::{Map, Value};
 use std::fmt;
@@ -126,9 +126,9 @@ pub enum ErrorCode {
     JournalCounterExhausted,
     /// A storage error of the server (see [`crate::context::ContextError`]): 500.
     InternalError,
-    /// A document that has no UBL to show (peppol.md §5).
+    /// A document that has no UBL to show (docs/peppol.md §5).
     XmlNotAvailable,
-    /// A change or a send a received document does not take (peppol.md §4).
+    /// A change or a send a received document does not take (docs/peppol.md §4).
     ReceivedDocument,
     /// An upload that is not `multipart/form-data`, or a part without a name
     /// (docs/files.md §1).
@@ -224,7 +224,7 @@ impl ErrorCode {
         }
     }
 
-    /// The HTTP status this code answers with (decisions.md §8).
+    /// The HTTP status this code answers with (docs/decisions.md §8).
     pub fn status(self) -> u16 {
         match self {
             Self::NotAuthenticated | Self::InvalidToken | Self::InvalidClient => 401,
@@ -535,7 +535,7 @@ mod tests {
 
     #[test]
     fn locations_are_written_as_pydantic_writes_them() {
-        // decisions.md §8: loc is an array of strings and integers, indexes from 0
+        // docs/decisions.md §8: loc is an array of strings and integers, indexes from 0
         let loc = Loc::root("body").key("lines").index(3).key("quantity");
         assert_eq!(
             loc.to_json().to_string(),

@@ -19,7 +19,7 @@
 //! 2. **Validation** ([`validate`]): every field of a body is checked for its shape
 //!    (type, length in characters, range, decimal places, pattern), and every error
 //!    is collected with its location, such as `["body", "lines", 3, "quantity"]`.
-//! 3. **Lines** ([`compute`], decisions.md §3 steps 1-4): subtotal =
+//! 3. **Lines** ([`compute`], docs/decisions.md §3 steps 1-4): subtotal =
 //!    round(quantity × unit price); each line allowance/charge is a fixed amount or a
 //!    rate of the subtotal (rates never compound); total = subtotal − allowances +
 //!    charges; the line's tax is informative.
@@ -113,7 +113,7 @@
 //! `Result<Option<T>, ContextError>`: `Ok(None)` is a record that does not exist (a
 //! 422 such as `relation_not_found`), `Err` a storage failure, answered 500
 //! `internal_error` at `[]`, alone (no 4xx beside it, no storage detail in the
-//! message; decisions.md §8 is silent on 500, this code is the crate's).
+//! message; docs/decisions.md §8 is silent on 500, this code is the crate's).
 //!
 //! ## Decisions taken where the specification is silent
 //!
@@ -131,7 +131,7 @@
 //!   location, a too-long reference) gets its own error alone, not `document_locked`
 //!   besides.
 //! - `send_peppol` and body booleans are read alike: no trimming, the lax values of
-//!   decisions.md §9 in any case.
+//!   docs/decisions.md §9 in any case.
 //! - Payment terms are echoed as sent: `007-df` is 7 days and is written `007-df`.
 //! - Peppol ([`peppol`]): a `peppol_id` whose value after the `:` is blank writes no
 //!   `cbc:EndpointID` (as one without `:`); an item property whose name is blank is

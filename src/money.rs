@@ -3,14 +3,14 @@
 //!
 //! The minor units come from one table of ours (`iso4217.rs`): a plain sorted list
 //! of the active codes is easier to check against the standard than a dependency whose
-//! release cadence and idea of "active" we do not control (decisions.md §2).
+//! release cadence and idea of "active" we do not control (docs/decisions.md §2).
 
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde_json::{Number, Value};
 use std::fmt;
 
 /// The bound on every computed amount: a magnitude that reaches it is refused
-/// (`amount_out_of_range`, decisions.md §2).
+/// (`amount_out_of_range`, docs/decisions.md §2).
 pub const AMOUNT_LIMIT: Decimal = Decimal::from_parts(0xA4C6_8000, 0x0003_8D7E, 0, false, 0);
 
 /// An active ISO 4217 currency that has a minor unit.
@@ -293,7 +293,7 @@ mod tests {
 
     #[test]
     fn limit_is_ten_to_the_fifteen() {
-        // decisions.md §2: the 10^15 bound
+        // docs/decisions.md §2: the 10^15 bound
         assert_eq!(AMOUNT_LIMIT, d("1000000000000000"));
         assert!(within_limit(d("999999999999999.99")));
         assert!(!within_limit(d("1000000000000000")));
@@ -302,7 +302,7 @@ mod tests {
 
     #[test]
     fn rounding_is_half_away_from_zero() {
-        // decisions.md §2: half away from zero to the minor unit
+        // docs/decisions.md §2: half away from zero to the minor unit
         let eur = Currency::EUR;
         assert_eq!(eur.round(d("0.125")).to_string(), "0.13");
         assert_eq!(eur.round(d("-0.125")).to_string(), "-0.13");
@@ -318,7 +318,7 @@ mod tests {
 
     #[test]
     fn amounts_are_written_with_the_minor_unit_and_never_negative_zero() {
-        // decisions.md §2: 121.00; JPY 1210; KWD 1.250; never -0.00
+        // docs/decisions.md §2: 121.00; JPY 1210; KWD 1.250; never -0.00
         assert_eq!(Currency::EUR.format(d("121")), "121.00");
         assert_eq!(
             Currency::from_code("JPY").unwrap().format(d("1210")),
@@ -335,7 +335,7 @@ mod tests {
 
     #[test]
     fn decimal_places_are_counted_on_the_value() {
-        // decisions.md §2: 10.000 is an amount with 0 decimals
+        // docs/decisions.md §2: 10.000 is an amount with 0 decimals
         assert!(Currency::EUR.fits_minor_unit(d("10.000")));
         assert!(Currency::EUR.fits_minor_unit(d("10.010")));
         assert!(!Currency::EUR.fits_minor_unit(d("10.001")));
@@ -353,7 +353,7 @@ mod tests {
 
     #[test]
     fn codes_are_exact_and_upper_case() {
-        // decisions.md §2: the code must be sent exactly (upper case)
+        // docs/decisions.md §2: the code must be sent exactly (upper case)
         assert!(Currency::from_code("EUR").is_some());
         assert!(Currency::from_code("Eur").is_none());
         assert!(Currency::from_code(" EUR").is_none());
@@ -370,7 +370,7 @@ mod tests {
 
     #[test]
     fn echoed_negative_values_keep_their_sign() {
-        // decisions.md §2 and §4: a negative quantity is allowed and echoed as sent;
+        // docs/decisions.md §2 and §4: a negative quantity is allowed and echoed as sent;
         // only a negative zero loses its sign
         assert_eq!(decimal_value(d("-2.50")).to_string(), "-2.50");
         assert_eq!(decimal_value(d("-1")).to_string(), "-1");
@@ -379,7 +379,7 @@ mod tests {
 
     #[test]
     fn the_bound_holds_at_every_scale() {
-        // decisions.md §2: a magnitude that reaches 10^15 is refused, whatever the scale
+        // docs/decisions.md §2: a magnitude that reaches 10^15 is refused, whatever the scale
         // the value is written at; from scale 14 on, a decimal's 28 digits cannot reach it
         assert!(within_limit(d("0.00000000000001")));
         assert!(within_limit(d("99999999999999.99999999999999")));
@@ -391,7 +391,7 @@ mod tests {
 
     #[test]
     fn currencies_list_and_print_their_codes() {
-        // decisions.md §2: all active ISO 4217 codes with a minor unit are supported
+        // docs/decisions.md §2: all active ISO 4217 codes with a minor unit are supported
         let all: Vec<Currency> = Currency::all().collect();
         assert!(all.len() > 100, "{}", all.len());
         assert!(all.windows(2).all(|w| w[0].code() < w[1].code()));
@@ -468,7 +468,7 @@ mod tests {
 
     #[test]
     fn decimals_are_written_with_their_scale() {
-        // decisions.md §2: 121.00, 0.05, 100, -12.50 as written
+        // docs/decisions.md §2: 121.00, 0.05, 100, -12.50 as written
         let w = |s: &str| {
             let mut buf = [0_u8; 48];
             write_decimal(d(s), &mut buf).map(str::to_owned)

@@ -1,6 +1,6 @@
 //! Exact reading of numbers: a JSON number, or a string holding a decimal number
 //! (`"12.50"`, as pydantic's lax mode allows), read digit by digit into a
-//! [`Decimal`] without ever passing through a float (decisions.md §2, §8).
+//! [`Decimal`] without ever passing through a float (docs/decisions.md §2, §8).
 //!
 //! `0.1` stays `0.1`, `12.50` keeps its scale, `1e2` is read as `100` and `1.5e-3` as
 //! `0.0015`. A number too large for any field, or with more decimals than a
@@ -241,7 +241,7 @@ mod tests {
 
     #[test]
     fn numbers_are_read_exactly() {
-        // decisions.md §2: 0.1 stays 0.1; 1e2 is read as 100
+        // docs/decisions.md §2: 0.1 stays 0.1; 1e2 is read as 100
         assert_eq!(parse_decimal("0.1").unwrap().to_string(), "0.1");
         assert_eq!(parse_decimal("1e2").unwrap().to_string(), "100");
         assert_eq!(parse_decimal("1e+2").unwrap().to_string(), "100");
@@ -300,7 +300,7 @@ mod tests {
 
     #[test]
     fn a_decimal_holds_28_digits_and_scale_28_exactly() {
-        // decisions.md §2: numbers are read exactly or refused; a number a decimal can
+        // docs/decisions.md §2: numbers are read exactly or refused; a number a decimal can
         // hold (28 significant digits, scale at most 28) is never refused, one beyond
         // is told apart as too large (integer digits) or too precise (decimals)
         let nines = |n: usize| "9".repeat(n);
@@ -335,7 +335,7 @@ mod tests {
 
     #[test]
     fn a_decimal_holds_scale_28_and_29_digits_are_too_precise() {
-        // decisions.md §2: past the 28 digits a decimal holds, a number is refused as
+        // docs/decisions.md §2: past the 28 digits a decimal holds, a number is refused as
         // too precise, unless the digits beyond are trailing zeros
         let nines = |n: usize| "9".repeat(n);
         // the smallest step a decimal holds is 10^-28
@@ -405,7 +405,7 @@ mod tests {
 
     #[test]
     fn signs_and_exponents_are_read_with_their_meaning() {
-        // decisions.md §2, §8: [+-]digits[.digits][(e|E)[+-]digits], read exactly
+        // docs/decisions.md §2, §8: [+-]digits[.digits][(e|E)[+-]digits], read exactly
         assert_eq!(parse_decimal("+12.5").unwrap().to_string(), "12.5");
         assert_eq!(parse_decimal("-12.5").unwrap().to_string(), "-12.5");
         assert_eq!(parse_decimal("-7").unwrap().to_string(), "-7");

@@ -1,6 +1,6 @@
 //! Numbering: journal categories and the category each document type is booked in,
 //! the window a journal's counter restarts in, the document number drawn in it, and
-//! the issue-date window of a numbered document (decisions.md §5, §6).
+//! the issue-date window of a numbered document (docs/decisions.md §5, §6).
 
 use crate::wire::closed_set;
 use chrono::{Datelike, NaiveDate};
@@ -65,7 +65,7 @@ impl Numbering {
 
     /// Whether a document numbered in the window of `numbered_on` may carry
     /// `issue_date`: any date when the counter never restarts, else a date of the
-    /// same year (yearly) or the same month (monthly) (decisions.md §6).
+    /// same year (yearly) or the same month (monthly) (docs/decisions.md §6).
     pub fn keeps_window(self, numbered_on: NaiveDate, issue_date: NaiveDate) -> bool {
         self.window(numbered_on) == self.window(issue_date)
     }
@@ -169,7 +169,7 @@ mod tests {
 
     #[test]
     fn numbers_follow_the_window_format() {
-        // decisions.md §5: never {prefix}{seq:06}, yearly {prefix}{YYYY}-{seq:04},
+        // docs/decisions.md §5: never {prefix}{seq:06}, yearly {prefix}{YYYY}-{seq:04},
         // monthly {prefix}{YYYY}{MM}-{seq:04}
         assert_eq!(Numbering::Never.number("B", d("2026-11-21"), 5), "B000005");
         assert_eq!(
@@ -192,7 +192,7 @@ mod tests {
 
     #[test]
     fn issue_date_window_on_month_and_year_boundaries() {
-        // decisions.md §6: never: any date; yearly: same year; monthly: same month
+        // docs/decisions.md §6: never: any date; yearly: same year; monthly: same month
         let n = d("2024-02-29");
         assert!(Numbering::Never.keeps_window(n, d("1999-01-01")));
         assert!(Numbering::Yearly.keeps_window(n, d("2024-01-01")));
@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn each_document_type_is_booked_in_its_journal_category() {
-        // decisions.md §5: sale_invoice → sales_invoice, sale_credit_note → sales_credit,
+        // docs/decisions.md §5: sale_invoice → sales_invoice, sale_credit_note → sales_credit,
         // purchase_invoice → purchases_invoice, purchase_credit_note → purchases_credit,
         // proforma_invoice → proforma
         let expected = [
@@ -235,7 +235,7 @@ mod tests {
 
     #[test]
     fn categories_and_numberings_display_as_written() {
-        // decisions.md §5: the journal categories (sales_invoice, sales_credit,
+        // docs/decisions.md §5: the journal categories (sales_invoice, sales_credit,
         // purchases_invoice, purchases_credit, proforma) and the counter resets (never,
         // monthly, yearly) are written as the spec names them, in JSON and in messages
         let categories = [

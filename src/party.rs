@@ -1,4 +1,4 @@
-//! The parties of a UBL document (peppol.md §1): what the company and a relation
+//! The parties of a UBL document (docs/peppol.md §1): what the company and a relation
 //! carry besides the keys the rules of create, PATCH and send read.
 //!
 //! Every key is optional and is a plain string: a value that is well-typed but wrong
@@ -28,7 +28,7 @@ pub struct Address {
     pub country_code: Option<String>,
 }
 
-/// The party keys of the company or of a relation (peppol.md §1).
+/// The party keys of the company or of a relation (docs/peppol.md §1).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Party {
     /// Legal name (also the trading name written).

@@ -1,5 +1,5 @@
 //! The Belgian structured communication (OGM/VCS, `+++DDD/DDDD/DDDDD+++`) built from a
-//! document number (decisions.md §5).
+//! document number (docs/decisions.md §5).
 
 use std::fmt;
 use std::str::FromStr;
@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn built_from_the_number_digits() {
-        // decisions.md §5: the last 10 digits of the number, left-padded; check = base mod 97
+        // docs/decisions.md §5: the last 10 digits of the number, left-padded; check = base mod 97
         assert_eq!(
             StructuredReference::from_document_number("INV2026-0001").to_string(),
             "+++002/0260/00196+++"
@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn check_zero_is_written_97() {
-        // decisions.md §5: check = base mod 97 (0 → 97)
+        // docs/decisions.md §5: check = base mod 97 (0 → 97)
         assert_eq!(
             StructuredReference::from_document_number("P000097").to_string(),
             "+++000/0000/09797+++"
@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn the_base_holds_ten_digits_at_most() {
-        // decisions.md §5: the base is the last 10 digits, so 9 999 999 999 is the
+        // docs/decisions.md §5: the base is the last 10 digits, so 9 999 999 999 is the
         // largest base and one more is not a base
         let top = StructuredReference::from_base(9_999_999_999).unwrap();
         assert_eq!(top.base(), 9_999_999_999);
@@ -178,7 +178,7 @@ mod tests {
 
     #[test]
     fn parse_needs_the_slashes_at_their_places_and_fourteen_characters() {
-        // decisions.md §5: written +++DDD/DDDD/DDDDD+++ — the checks on the length
+        // docs/decisions.md §5: written +++DDD/DDDD/DDDDD+++ — the checks on the length
         // and on each slash each refuse a text on their own (the digits around them
         // are valid, with a matching check)
         for bad in [

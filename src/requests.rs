@@ -220,7 +220,7 @@ impl LineRequest {
     }
 }
 
-/// The body of a create (interface.md "Create document"), for Rust clients. Its JSON
+/// The body of a create (docs/interface.md "Create document"), for Rust clients. Its JSON
 /// is exactly the interface's body: absent fields are left out, amounts are exact
 /// JSON numbers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -367,7 +367,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Patch<T> {
     }
 }
 
-/// The body of a PATCH (interface.md "PATCH /documents/{document_uuid}"), for Rust
+/// The body of a PATCH (docs/interface.md "PATCH /documents/{document_uuid}"), for Rust
 /// clients: every field optional, only the fields present are applied. Dates,
 /// amounts and terms are written as the interface reads them (`YYYY-MM-DD` strings,
 /// exact JSON numbers).

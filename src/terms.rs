@@ -1,4 +1,4 @@
-//! Payment terms (`<days>-<basis>`) and the due date they give (decisions.md §4b).
+//! Payment terms (`<days>-<basis>`) and the due date they give (docs/decisions.md §4b).
 
 use crate::wire::closed_set;
 use chrono::{Datelike, Days, NaiveDate};
@@ -28,7 +28,7 @@ closed_set! {
 pub struct PaymentTerms {
     days: u16,
     /// How many digits the days were written with (`007-df`: 3), so that terms are
-    /// echoed as sent (decisions.md §2).
+    /// echoed as sent (docs/decisions.md §2).
     width: u8,
     basis: Basis,
 }
@@ -68,7 +68,7 @@ impl PaymentTerms {
         self.basis
     }
 
-    /// The due date of a document issued on `issue_date` (decisions.md §4b), or `None`
+    /// The due date of a document issued on `issue_date` (docs/decisions.md §4b), or `None`
     /// past the last date the calendar holds.
     ///
     /// ```
@@ -163,7 +163,7 @@ mod tests {
 
     #[test]
     fn df_counts_from_the_document_date() {
-        // decisions.md §4b: 2026-01-31 with 30-df → 2026-03-02
+        // docs/decisions.md §4b: 2026-01-31 with 30-df → 2026-03-02
         assert_eq!(due("30-df", "2026-01-31"), "2026-03-02");
         assert_eq!(due("0-df", "2024-01-31"), "2024-01-31");
         assert_eq!(due("29-df", "2024-01-31"), "2024-02-29");
@@ -172,7 +172,7 @@ mod tests {
 
     #[test]
     fn fm_counts_from_the_first_of_the_next_month() {
-        // decisions.md §4b: 2026-01-15 with 30-fm → 2026-03-03; 0-fm → 2026-02-01
+        // docs/decisions.md §4b: 2026-01-15 with 30-fm → 2026-03-03; 0-fm → 2026-02-01
         assert_eq!(due("30-fm", "2026-01-15"), "2026-03-03");
         assert_eq!(due("0-fm", "2026-01-15"), "2026-02-01");
         assert_eq!(due("30-fm", "2024-01-31"), "2024-03-02");
@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn mf_runs_to_the_end_of_the_month_the_delay_lands_in() {
-        // decisions.md §4b: 30-mf from 2026-01-15 → 2026-02-28; 29-mf from 2024-01-31 → 2024-02-29
+        // docs/decisions.md §4b: 30-mf from 2026-01-15 → 2026-02-28; 29-mf from 2024-01-31 → 2024-02-29
         assert_eq!(due("30-mf", "2026-01-15"), "2026-02-28");
         assert_eq!(due("29-mf", "2024-01-31"), "2024-02-29");
         assert_eq!(due("0-mf", "2026-01-31"), "2026-01-31");
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn the_pattern_takes_one_to_four_ascii_digits_and_a_lower_case_basis() {
-        // interface.md: ^\d{1,4}-(df|fm|mf)$; decisions.md §4b: ASCII digits only
+        // docs/interface.md: ^\d{1,4}-(df|fm|mf)$; docs/decisions.md §4b: ASCII digits only
         for ok in ["0-df", "30-fm", "9999-mf", "0030-df"] {
             assert!(ok.parse::<PaymentTerms>().is_ok(), "{ok}");
         }
@@ -220,7 +220,7 @@ mod tests {
 
     #[test]
     fn terms_are_echoed_as_sent() {
-        // decisions.md §2: payment terms are echoed as sent
+        // docs/decisions.md §2: payment terms are echoed as sent
         assert_eq!(
             "30-fm".parse::<PaymentTerms>().unwrap().to_string(),
             "30-fm"

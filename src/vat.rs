@@ -1,5 +1,5 @@
 //! VAT codes: which rate each takes, its UNCL 5305 category, and the exemption
-//! mention (text and VATEX code) an exempt VAT group carries (decisions.md §4).
+//! mention (text and VATEX code) an exempt VAT group carries (docs/decisions.md §4).
 
 use crate::wire::closed_set;
 
@@ -40,7 +40,7 @@ impl VatCode {
     }
 
     /// Whether lines of this code are taxed at their rate. Only `standard` is: every
-    /// other code computes a tax of 0 (decisions.md §3 steps 4 and 7).
+    /// other code computes a tax of 0 (docs/decisions.md §3 steps 4 and 7).
     pub fn is_taxed(self) -> bool {
         matches!(self, Self::Standard)
     }
@@ -131,7 +131,7 @@ mod tests {
 
     #[test]
     fn uncl_5305_categories() {
-        // decisions.md §4: standard S, zero_rated Z, exempted E, reverse_charge AE,
+        // docs/decisions.md §4: standard S, zero_rated Z, exempted E, reverse_charge AE,
         // intra_community K, export G, not_subject O
         let expect = [
             (VatCode::Standard, "S"),
@@ -149,7 +149,7 @@ mod tests {
 
     #[test]
     fn exemption_mentions_and_vatex_codes() {
-        // decisions.md §4: standard wording and VATEX code per exempt code
+        // docs/decisions.md §4: standard wording and VATEX code per exempt code
         assert_eq!(
             VatCode::Exempted.exemption(),
             Some(("Exempt from VAT", None))
@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn codes_display_as_written_and_only_not_subject_takes_no_rate() {
-        // decisions.md §4 and §9: not_subject takes no rate (its lines and group answer
+        // docs/decisions.md §4 and §9: not_subject takes no rate (its lines and group answer
         // vat_rate null); every other code takes one. Codes are written as in JSON.
         for code in VatCode::ALL {
             assert_eq!(code.to_string(), code.as_str());

@@ -1,4 +1,4 @@
-//! Received documents (peppol.md §4, §6 "Reader"): the official Peppol examples read
+//! Received documents (docs/peppol.md §4, §6 "Reader"): the official Peppol examples read
 //! to exactly what they state, tampered copies give exactly the sum rules the
 //! official validator reports for them, and anything else is `unknown` + `not_ubl`.
 

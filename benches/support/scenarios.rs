@@ -1,4 +1,4 @@
-//! Scenarios (simulator.md) of the whole-simulator benches: the bench world as a
+//! Scenarios (docs/scenario.md) of the whole-simulator benches: the bench world as a
 //! scenario's keys, and scenarios of creates or delivery locations.
 
 // Each bench uses part of the support files.
@@ -7,7 +7,7 @@
 use crate::world::body;
 use serde_json::{json, Value};
 
-/// The world of a scenario (simulator.md) like the bench world: the company and
+/// The world of a scenario (docs/scenario.md) like the bench world: the company and
 /// `rel-acme` with their party keys, a client `app` allowed to create and update, a
 /// yearly sales journal; no requests.
 pub fn scenario_world() -> Value {

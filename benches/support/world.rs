@@ -1,5 +1,5 @@
 //! What the benches share: the world they create in (a company and a relation with
-//! every party key of peppol.md §1, one yearly sales journal) and the 500-line body of
+//! every party key of docs/peppol.md §1, one yearly sales journal) and the 500-line body of
 //! the create, the UBL and the memory figures, and the timer of their ratios.
 
 // Each bench uses part of the support files.

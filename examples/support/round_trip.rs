@@ -1,6 +1,6 @@
 //! The round-trip check shared by the corpus generator (`examples/peppol_corpus.rs`)
 //! and the tests (`tests/integration/roundtrip.rs`): the UBL the crate writes for an
-//! issued document, read back by the received reader (peppol.md §4), states the same
+//! issued document, read back by the received reader (docs/peppol.md §4), states the same
 //! type, number, dates, currency, references, amounts, lines and VAT codes, with
 //! empty `checks`.
 

@@ -1,4 +1,4 @@
-//! Allocation: an amount spread over weights (decisions.md §3 step 6, §9).
+//! Allocation: an amount spread over weights (docs/decisions.md §3 step 6, §9).
 //!
 //! The input is an arbitrary (amount, weights, mode); the mode maps the raw values
 //! into ranges where refusals are rare (valid ranges, small numbers, the MAX_UNITS

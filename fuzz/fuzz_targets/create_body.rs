@@ -7,7 +7,7 @@
 //! 3: live client with only `c`, `/documents?send_peppol=true` (always 403);
 //! the rest of the bytes, when valid JSON, is the body.
 //!
-//! Invariants (decisions.md §2, §3, §5, §7, §8, §9, simulator.md):
+//! Invariants (docs/decisions.md §2, §3, §5, §7, §8, §9, docs/scenario.md):
 //! - the create answers 201 or 422 (403 `permission_denied` alone in variant 3);
 //! - 201: the document satisfies the totals identities, every amount written with
 //!   exactly the currency's minor-unit decimals, in the state of a new document; its

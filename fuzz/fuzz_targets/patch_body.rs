@@ -12,7 +12,7 @@
 //! 5: a JPY invoice (0 decimals) on a monthly journal with a delivery location.
 //! The rest of the bytes, when valid JSON, is the body.
 //!
-//! Invariants (decisions.md §6, §8, simulator.md):
+//! Invariants (docs/decisions.md §6, §8, docs/scenario.md):
 //! - the PATCH answers 200 or 422;
 //! - refused: a well-formed 422 (loc at "body" or "path") and the GET after equals
 //!   the GET before, byte for byte: nothing is written;

@@ -1,6 +1,6 @@
 //! Payment terms: any text parsed as `<days>-<basis>`.
 //!
-//! Invariants (decisions.md §2, §4b):
+//! Invariants (docs/decisions.md §2, §4b):
 //! - the text parses exactly when it matches `^[0-9]{1,4}-(df|fm|mf)$` with ASCII
 //!   digits (an oracle written here, independent of the parser);
 //! - parsed: printing gives the text back (echoed as sent), and print → parse gives

@@ -1,4 +1,4 @@
-//! The reader of received documents (peppol.md §4, §6 "Reader"): any bytes.
+//! The reader of received documents (docs/peppol.md §4, §6 "Reader"): any bytes.
 //!
 //! Invariants:
 //! - reading never panics and is deterministic (the same bytes, the same document);

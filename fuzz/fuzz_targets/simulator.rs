@@ -1,6 +1,6 @@
 //! The whole simulator: any bytes as a scenario.
 //!
-//! Invariants (simulator.md, decisions.md §1, §2, §3, §8):
+//! Invariants (docs/scenario.md, docs/decisions.md §1, §2, §3, §8):
 //! - `run` never panics and answers an object with exactly one of `responses` /
 //!   `error`; bytes that are not a JSON object with a `requests` array are an `error`;
 //! - one response per request, each `{status, body}` with a status in

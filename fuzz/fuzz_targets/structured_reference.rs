@@ -1,6 +1,6 @@
 //! The Belgian structured communication `+++DDD/DDDD/DDDDD+++`.
 //!
-//! Invariants (decisions.md §5):
+//! Invariants (docs/decisions.md §5):
 //! - any text: it parses exactly when it is `+++DDD/DDDD/DDDDD+++` with ASCII digits
 //!   whose last two are the first ten mod 97 (0 written 97), an oracle written here;
 //!   parsed, printing gives the text back and print → parse gives the same value;

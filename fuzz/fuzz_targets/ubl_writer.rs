@@ -1,4 +1,4 @@
-//! The UBL writer (peppol.md §2, §6): any accepted create body, with arbitrary party
+//! The UBL writer (docs/peppol.md §2, §6): any accepted create body, with arbitrary party
 //! and delivery location values, written as UBL.
 //!
 //! Input: a JSON object `{"body": CREATE BODY, "company": PARTY, "relation": PARTY,

@@ -6,7 +6,7 @@
 //! The checks re-derive what they can from the response alone, independently of the
 //! crate's own computation: the amounts are read from the JSON number text with
 //! `rust_decimal` (serde_json's `arbitrary_precision` keeps that text), and the
-//! totals identities, the roundings of decisions.md §3 and the grouping of §3.5 are
+//! totals identities, the roundings of docs/decisions.md §3 and the grouping of §3.5 are
 //! recomputed here.
 
 use invoicing_core::money::Currency;
@@ -15,10 +15,10 @@ use invoicing_core::terms::PaymentTerms;
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde_json::{Map, Value};
 
-/// The statuses a simulator response may carry (simulator.md, decisions.md §8).
+/// The statuses a simulator response may carry (docs/scenario.md, docs/decisions.md §8).
 pub const STATUSES: [u64; 8] = [200, 201, 401, 403, 404, 405, 422, 501];
 
-/// Every error code of decisions.md §8 with its status.
+/// Every error code of docs/decisions.md §8 with its status.
 pub const CODES: &[(&str, u64)] = &[
     ("json_invalid", 422),
     ("dict_type", 422),
@@ -88,7 +88,7 @@ pub const CODES: &[(&str, u64)] = &[
     ("pdf_not_available", 422),
 ];
 
-/// The bound every computed amount stays below (decisions.md §2).
+/// The bound every computed amount stays below (docs/decisions.md §2).
 fn amount_limit() -> Decimal {
     Decimal::from(1_000_000_000_000_000_i64)
 }
@@ -171,7 +171,7 @@ pub fn check_response(resp: &Value) -> (u64, &Value) {
     (status, body)
 }
 
-/// Checks an error body (decisions.md §8): `{"detail": [...]}`, non-empty, each entry
+/// Checks an error body (docs/decisions.md §8): `{"detail": [...]}`, non-empty, each entry
 /// with a loc (an array starting with one of `roots`, then keys and indexes), a
 /// non-empty msg and a type that is a code of the table with this status.
 pub fn check_error_body(status: u64, body: &Value, roots: &[&str]) {
@@ -230,7 +230,7 @@ pub fn check_error_body(status: u64, body: &Value, roots: &[&str]) {
             .map(|(_, s)| *s)
             .unwrap_or_else(|| {
                 panic!(
-                    "error type {ty:?} is not a code of decisions.md §8: {}",
+                    "error type {ty:?} is not a code of docs/decisions.md §8: {}",
                     text(body)
                 )
             });
@@ -341,7 +341,7 @@ fn string<'a>(obj: &'a Map<String, Value>, key: &str, doc: &Value) -> &'a str {
 }
 
 /// The category, VATEX code and whether a group of this code is taxed
-/// (decisions.md §4).
+/// (docs/decisions.md §4).
 fn vat_code_facts(code: &str) -> Option<(&'static str, Option<&'static str>, bool)> {
     Some(match code {
         "standard" => ("S", None, true),
@@ -421,7 +421,7 @@ pub enum Origin {
 }
 
 /// Checks a document body: the totals identities, every amount written with exactly
-/// the currency's minor-unit decimals, the roundings of decisions.md §3 recomputed
+/// the currency's minor-unit decimals, the roundings of docs/decisions.md §3 recomputed
 /// from the echoed quantities, prices and rates, the VAT grouping, the remittance and
 /// the due date.
 pub fn check_document(doc: &Value, origin: Origin) {

@@ -1,4 +1,4 @@
-//! The computation of a document's amounts, in the order of decisions.md §3: line
+//! The computation of a document's amounts, in the order of docs/decisions.md §3: line
 //! subtotals, line allowances and charges, line totals and taxes, VAT groups, document
 //! allowances and charges spread over the groups, group taxes, and the totals.
 //!
@@ -260,7 +260,7 @@ fn product_rounded(currency: Currency, a: Decimal, b: Decimal, percent: bool) ->
     })
 }
 
-/// Computes the amount of one allowance/charge on `base` (decisions.md §3 steps 2, 6).
+/// Computes the amount of one allowance/charge on `base` (docs/decisions.md §3 steps 2, 6).
 fn allowance_amount(
     currency: Currency,
     ac: &AllowanceCharge,
@@ -274,7 +274,7 @@ fn allowance_amount(
     bounded(amount, position, "allowance/charge amount")
 }
 
-/// Computes one line (decisions.md §3 steps 1-4).
+/// Computes one line (docs/decisions.md §3 steps 1-4).
 fn compute_line(
     currency: Currency,
     i: usize,
@@ -321,7 +321,7 @@ fn compute_line(
     })
 }
 
-/// The VAT groups' keys (decisions.md §3.5: group by (vat_code, vat_rate), rates
+/// The VAT groups' keys (docs/decisions.md §3.5: group by (vat_code, vat_rate), rates
 /// compared as numbers, so 21 and 21.00 are one group).
 #[derive(Default)]
 struct GroupKeys {
@@ -414,11 +414,11 @@ impl GroupSums {
     }
 }
 
-/// Computes every amount of a document (decisions.md §3), or every error found.
+/// Computes every amount of a document (docs/decisions.md §3), or every error found.
 ///
 /// Line errors are all reported; the document stage runs only when every line could
 /// be computed. The typed core has no limit on the number of lines or allowances
-/// (decisions.md §9): list limits belong to request validation.
+/// (docs/decisions.md §9): list limits belong to request validation.
 ///
 /// ```
 /// use invoicing_core::compute::{compute, LinePricing};
@@ -445,7 +445,7 @@ pub fn compute(
     compute_iter(currency, lines.iter(), allowance_charges)
 }
 
-/// Step 1 of [`compute`] (decisions.md §3 steps 1-5): every line's amounts, the VAT
+/// Step 1 of [`compute`] (docs/decisions.md §3 steps 1-5): every line's amounts, the VAT
 /// groups in order of first appearance with their bases, and the document's line
 /// total; every error of every line, or of the bounds, in one answer.
 fn lines_and_groups<'a, I>(
@@ -510,7 +510,7 @@ where
     Ok((line_amounts, groups, line_total))
 }
 
-/// Step 2 (decisions.md §3.6): the document's allowances and charges, each spread
+/// Step 2 (docs/decisions.md §3.6): the document's allowances and charges, each spread
 /// over the groups in proportion to their bases (every base must be positive), the
 /// shares added to the groups' totals.
 fn spread_allowance_charges(
@@ -581,7 +581,7 @@ fn spread_allowance_charges(
     Ok(doc_amounts)
 }
 
-/// Step 3 (decisions.md §3.7-8): each group's taxable amount and tax; the sums of
+/// Step 3 (docs/decisions.md §3.7-8): each group's taxable amount and tax; the sums of
 /// both (`None` past the decimal range).
 fn group_taxes(
     currency: Currency,
@@ -640,7 +640,7 @@ where
         "total amount",
     )
     .map_err(|e| vec![e])?;
-    // decisions.md §3.9: a negative total is refused
+    // docs/decisions.md §3.9: a negative total is refused
     if total_amount < Decimal::ZERO {
         return Err(vec![ComputeError {
             code: ErrorCode::NegativeTotal,
@@ -685,7 +685,7 @@ where
 }
 
 closed_set! {
-    /// The payment status of a document (decisions.md §3.10): nothing paid is `unpaid`,
+    /// The payment status of a document (docs/decisions.md §3.10): nothing paid is `unpaid`,
     /// less than the total `partial`, the whole (positive) total `paid`.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum PaymentStatus("payment status") {

@@ -1,4 +1,4 @@
-//! Tests of the computation, one per rule of decisions.md §3, and its properties.
+//! Tests of the computation, one per rule of docs/decisions.md §3, and its properties.
 //!
 //! The unit tests name their rule in a comment; the worked examples of
 //! `shared/spec/examples` (001, 005, 011) are reproduced with their exact figures. The
@@ -109,7 +109,7 @@ fn group_base(c: &Computation) -> Vec<String> {
     texts(c.groups.iter().map(|g| &g.base))
 }
 
-/// 10^15 written in full, the bound of decisions.md §2.
+/// 10^15 written in full, the bound of docs/decisions.md §2.
 const LIMIT: &str = "1000000000000000";
 
 // ---------------------------------------------------------------------------------
@@ -118,7 +118,7 @@ const LIMIT: &str = "1000000000000000";
 
 #[test]
 fn subtotal_is_quantity_times_price_rounded_half_away_from_zero() {
-    // decisions.md §3.1: line.subtotal = round_m(quantity × unit_price), half away from zero
+    // docs/decisions.md §3.1: line.subtotal = round_m(quantity × unit_price), half away from zero
     let c = ok(
         Currency::EUR,
         &[
@@ -140,7 +140,7 @@ fn subtotal_is_quantity_times_price_rounded_half_away_from_zero() {
 
 #[test]
 fn negative_quantity_rounds_away_from_zero() {
-    // decisions.md §3.1 and §2: -0.5 × 0.25 = -0.125 → -0.13 (half-even or half-up give -0.12)
+    // docs/decisions.md §3.1 and §2: -0.5 × 0.25 = -0.125 → -0.13 (half-even or half-up give -0.12)
     let c = ok(
         Currency::EUR,
         &[
@@ -151,7 +151,7 @@ fn negative_quantity_rounds_away_from_zero() {
         &[],
     );
     assert_eq!(c.lines[1].subtotal.to_string(), "-0.13");
-    // -0.001 → 0.00, never -0.00 (decisions.md §2)
+    // -0.001 → 0.00, never -0.00 (docs/decisions.md §2)
     assert_eq!(c.lines[2].subtotal.to_string(), "0.00");
 }
 
@@ -161,7 +161,7 @@ fn negative_quantity_rounds_away_from_zero() {
 
 #[test]
 fn line_rates_apply_to_the_subtotal_and_do_not_compound() {
-    // decisions.md §3.2: a rate applies to the line subtotal; several rates do not compound
+    // docs/decisions.md §3.2: a rate applies to the line subtotal; several rates do not compound
     let two_tens = with(
         std_line("1", "100", "21"),
         &[allowance_rate("10"), allowance_rate("10")],
@@ -182,7 +182,7 @@ fn line_rates_apply_to_the_subtotal_and_do_not_compound() {
 
 #[test]
 fn line_rate_amount_is_rounded_half_away_from_zero() {
-    // decisions.md §3.2: round_m(subtotal × rate / 100); 33.33 × 15 % = 4.9995 → 5.00
+    // docs/decisions.md §3.2: round_m(subtotal × rate / 100); 33.33 × 15 % = 4.9995 → 5.00
     let l = with(std_line("1", "33.33", "21"), &[allowance_rate("15")]);
     let c = ok(Currency::EUR, &[l], &[]);
     assert_eq!(c.lines[0].allowance_charges[0].to_string(), "5.00");
@@ -196,7 +196,7 @@ fn line_rate_amount_is_rounded_half_away_from_zero() {
 
 #[test]
 fn line_fixed_allowance_and_charge_are_taken_in_full() {
-    // decisions.md §3.2: a fixed amount is taken in full, carried with the minor unit's decimals
+    // docs/decisions.md §3.2: a fixed amount is taken in full, carried with the minor unit's decimals
     let l = with(
         std_line("5", "10", "21"),
         &[allowance("5"), charge("2.5"), allowance("0.010")],
@@ -215,7 +215,7 @@ fn line_fixed_allowance_and_charge_are_taken_in_full() {
 
 #[test]
 fn line_total_is_subtotal_minus_allowances_plus_charges() {
-    // decisions.md §3.3: line.total = subtotal − Σ line allowances + Σ line charges
+    // docs/decisions.md §3.3: line.total = subtotal − Σ line allowances + Σ line charges
     let l = with(
         std_line("3", "33.33", "21"),
         &[
@@ -238,7 +238,7 @@ fn line_total_is_subtotal_minus_allowances_plus_charges() {
 
 #[test]
 fn line_tax_is_rounded_on_the_line_total() {
-    // decisions.md §3.4: line.tax_amount = round_m(line.total × vat_rate / 100)
+    // docs/decisions.md §3.4: line.tax_amount = round_m(line.total × vat_rate / 100)
     let discounted = with(std_line("1", "100", "21"), &[allowance("0.02")]);
     let c = ok(
         Currency::EUR,
@@ -258,7 +258,7 @@ fn line_tax_is_rounded_on_the_line_total() {
 
 #[test]
 fn line_tax_is_zero_for_every_exempt_code_and_not_subject() {
-    // decisions.md §3.4: 0 for every exempt code and for not_subject (and zero_rated at 0 %)
+    // docs/decisions.md §3.4: 0 for every exempt code and for not_subject (and zero_rated at 0 %)
     let lines = [
         line("2", "50", VatCode::ZeroRated, Some("0")),
         line("2", "50", VatCode::Exempted, Some("0")),
@@ -302,7 +302,7 @@ fn line_tax_is_zero_for_every_exempt_code_and_not_subject() {
 
 #[test]
 fn vat_groups_are_keyed_by_code_and_rate_in_order_of_first_appearance() {
-    // decisions.md §3.5: lines grouped by (vat_code, vat_rate), in order of first appearance;
+    // docs/decisions.md §3.5: lines grouped by (vat_code, vat_rate), in order of first appearance;
     // group.base = Σ line.total; document line total = Σ group.base
     let c = ok(
         Currency::EUR,
@@ -328,7 +328,7 @@ fn vat_groups_are_keyed_by_code_and_rate_in_order_of_first_appearance() {
 
 #[test]
 fn rates_compare_as_numbers_and_the_group_answers_the_rate_as_first_written() {
-    // decisions.md §8 and §9: 21 and 21.00 are one group, which answers the rate as first written
+    // docs/decisions.md §8 and §9: 21 and 21.00 are one group, which answers the rate as first written
     let c = ok(
         Currency::EUR,
         &[
@@ -360,7 +360,7 @@ fn rates_compare_as_numbers_and_the_group_answers_the_rate_as_first_written() {
 
 #[test]
 fn the_vat_code_is_part_of_the_group_key() {
-    // decisions.md §3.5: an exempt line without a rate (rate 0) does NOT group with a
+    // docs/decisions.md §3.5: an exempt line without a rate (rate 0) does NOT group with a
     // zero_rated line at 0: the code is part of the key. Exempt rates 0 and 0.00 are one group.
     let c = ok(
         Currency::EUR,
@@ -397,7 +397,7 @@ fn the_vat_code_is_part_of_the_group_key() {
 
 #[test]
 fn document_rate_applies_to_the_document_line_total_and_does_not_compound() {
-    // decisions.md §3.6: a rate is a percentage of the document line total (Σ group.base)
+    // docs/decisions.md §3.6: a rate is a percentage of the document line total (Σ group.base)
     let c = ok(
         Currency::EUR,
         &[std_line("1", "60", "21"), std_line("1", "40", "6")],
@@ -418,7 +418,7 @@ fn document_rate_applies_to_the_document_line_total_and_does_not_compound() {
 
 #[test]
 fn document_fixed_amount_is_carried_with_the_minor_unit_decimals() {
-    // decisions.md §2: fixed allowance amounts are written with the minor unit's decimals
+    // docs/decisions.md §2: fixed allowance amounts are written with the minor unit's decimals
     let c = ok(
         Currency::EUR,
         &[std_line("1", "100", "21")],
@@ -433,7 +433,7 @@ fn document_fixed_amount_is_carried_with_the_minor_unit_decimals() {
 
 #[test]
 fn document_allowance_is_spread_by_largest_remainder() {
-    // decisions.md §3.6: floor every share, hand the units left over to the largest
+    // docs/decisions.md §3.6: floor every share, hand the units left over to the largest
     // remainders: 10.00 over 33.33 / 33.33 / 33.34 → 3.33 / 3.33 / 3.34 (no cent lost)
     let c = ok(
         Currency::EUR,
@@ -456,7 +456,7 @@ fn document_allowance_is_spread_by_largest_remainder() {
 
 #[test]
 fn largest_remainder_ties_go_to_the_earlier_group() {
-    // decisions.md §3.6: ties → the earlier group
+    // docs/decisions.md §3.6: ties → the earlier group
     let lines = [
         std_line("1", "1", "21"),
         std_line("1", "1", "12"),
@@ -488,7 +488,7 @@ fn largest_remainder_ties_go_to_the_earlier_group() {
 
 #[test]
 fn document_charges_are_spread_the_same_way() {
-    // decisions.md §3.6-7: a charge is spread like an allowance, and added to the taxable amount
+    // docs/decisions.md §3.6-7: a charge is spread like an allowance, and added to the taxable amount
     let c = ok(
         Currency::EUR,
         &[
@@ -514,7 +514,7 @@ fn document_charges_are_spread_the_same_way() {
 
 #[test]
 fn vat_group_not_positive_when_a_document_allowance_meets_a_group_not_above_zero() {
-    // decisions.md §3.6: with a document allowance/charge, every group.base must be > 0,
+    // docs/decisions.md §3.6: with a document allowance/charge, every group.base must be > 0,
     // the error naming the group
     let lines = [
         std_line("10", "1", "21"),
@@ -553,7 +553,7 @@ fn vat_group_not_positive_when_a_document_allowance_meets_a_group_not_above_zero
 
 #[test]
 fn a_negative_group_is_allowed_without_document_allowances() {
-    // decisions.md §3.6: the positivity rule applies only when a document allowance/charge exists
+    // docs/decisions.md §3.6: the positivity rule applies only when a document allowance/charge exists
     let c = ok(
         Currency::EUR,
         &[std_line("10", "1", "21"), std_line("-3", "0.25", "6")],
@@ -573,7 +573,7 @@ fn a_negative_group_is_allowed_without_document_allowances() {
 
 #[test]
 fn group_tax_is_rounded_per_group_not_per_line() {
-    // decisions.md §3.7: group.tax = round_m(taxable × rate / 100); the line taxes are informative.
+    // docs/decisions.md §3.7: group.tax = round_m(taxable × rate / 100); the line taxes are informative.
     // Two lines of 0.05 at 10 %: 0.005 each → 0.01 each on the lines, but the group
     // 0.10 × 10 % = 0.010 → 0.01, not 0.02.
     let c = ok(
@@ -592,7 +592,7 @@ fn group_tax_is_rounded_per_group_not_per_line() {
 
 #[test]
 fn group_taxable_is_base_minus_allowance_shares_plus_charge_shares() {
-    // decisions.md §3.7: group.taxable = base − its allowance shares + its charge shares
+    // docs/decisions.md §3.7: group.taxable = base − its allowance shares + its charge shares
     let c = ok(
         Currency::EUR,
         &[
@@ -621,7 +621,7 @@ fn group_taxable_is_base_minus_allowance_shares_plus_charge_shares() {
 
 #[test]
 fn totals_identities() {
-    // decisions.md §3.8: tax_exclusive = Σ taxable = line total − allowances + charges;
+    // docs/decisions.md §3.8: tax_exclusive = Σ taxable = line total − allowances + charges;
     // tax = Σ group.tax; total = tax_exclusive + tax
     let c = ok(
         Currency::EUR,
@@ -654,7 +654,7 @@ fn totals_identities() {
 
 #[test]
 fn negative_total_is_refused() {
-    // decisions.md §3.9: a negative total_amount is refused (issue a credit note)
+    // docs/decisions.md §3.9: a negative total_amount is refused (issue a credit note)
     let e = errs(Currency::EUR, &[std_line("-1", "10", "21")], &[]);
     assert_eq!(
         codes_at(&e),
@@ -692,7 +692,7 @@ fn negative_total_is_refused() {
 
 #[test]
 fn the_bound_is_exclusive_and_applies_after_rounding() {
-    // decisions.md §2: a computed amount whose magnitude would reach 10^15 is refused
+    // docs/decisions.md §2: a computed amount whose magnitude would reach 10^15 is refused
     assert_eq!(AMOUNT_LIMIT, d(LIMIT));
     let c = ok(
         Currency::EUR,
@@ -731,7 +731,7 @@ fn the_bound_is_exclusive_and_applies_after_rounding() {
 
 #[test]
 fn amount_out_of_range_for_a_subtotal() {
-    // decisions.md §2: the largest valid quantity and price give 9.99999998 × 10^17
+    // docs/decisions.md §2: the largest valid quantity and price give 9.99999998 × 10^17
     let e = errs(
         Currency::EUR,
         &[std_line("999999999", "999999999", "21")],
@@ -764,7 +764,7 @@ fn amount_out_of_range_for_a_subtotal() {
 
 #[test]
 fn amount_out_of_range_for_a_line_total() {
-    // decisions.md §2: 9 × 10^14 + a charge of 10^14 = 10^15, refused at the line
+    // docs/decisions.md §2: 9 × 10^14 + a charge of 10^14 = 10^15, refused at the line
     let l = with(
         line("1", "900000000000000", VatCode::Exempted, Some("0")),
         &[charge("100000000000000")],
@@ -779,7 +779,7 @@ fn amount_out_of_range_for_a_line_total() {
 
 #[test]
 fn amount_out_of_range_for_a_line_tax() {
-    // decisions.md §2: the (informative) line tax is bounded too; a rate above 100 only
+    // docs/decisions.md §2: the (informative) line tax is bounded too; a rate above 100 only
     // reaches the typed core, which takes any decimal
     let e = errs(
         Currency::EUR,
@@ -795,7 +795,7 @@ fn amount_out_of_range_for_a_line_tax() {
 
 #[test]
 fn amount_out_of_range_for_an_allowance_amount() {
-    // decisions.md §2: an allowance/charge amount is bounded, on a line and on the document
+    // docs/decisions.md §2: an allowance/charge amount is bounded, on a line and on the document
     let l = with(
         std_line("1", "1", "21"),
         &[charge(LIMIT), allowance("1"), allowance(LIMIT)],
@@ -841,7 +841,7 @@ fn amount_out_of_range_for_an_allowance_amount() {
 
 #[test]
 fn amount_out_of_range_for_a_group_base() {
-    // decisions.md §2: two lines of 6 × 10^14 make a group base of 1.2 × 10^15, while a
+    // docs/decisions.md §2: two lines of 6 × 10^14 make a group base of 1.2 × 10^15, while a
     // negative line elsewhere keeps the document line total in range
     let e = errs(
         Currency::EUR,
@@ -865,7 +865,7 @@ fn amount_out_of_range_for_a_group_base() {
 
 #[test]
 fn amount_out_of_range_for_a_group_taxable_amount() {
-    // decisions.md §2: a charge share lifts a group's taxable amount to the bound
+    // docs/decisions.md §2: a charge share lifts a group's taxable amount to the bound
     let e = errs(
         Currency::EUR,
         &[line("1", "600000000000000", VatCode::Exempted, Some("0"))],
@@ -884,7 +884,7 @@ fn amount_out_of_range_for_a_group_taxable_amount() {
 
 #[test]
 fn amount_out_of_range_for_a_group_tax() {
-    // decisions.md §2: each line tax 6 × 10^14 is in range, the group's 1.2 × 10^15 is not
+    // docs/decisions.md §2: each line tax 6 × 10^14 is in range, the group's 1.2 × 10^15 is not
     // (rate 150: typed core only)
     let e = errs(
         Currency::EUR,
@@ -907,7 +907,7 @@ fn amount_out_of_range_for_a_group_tax() {
 
 #[test]
 fn amount_out_of_range_for_the_tax_exclusive_amount() {
-    // decisions.md §2: Σ taxable reaches the bound while every group stays below it
+    // docs/decisions.md §2: Σ taxable reaches the bound while every group stays below it
     let e = errs(
         Currency::EUR,
         &[
@@ -929,7 +929,7 @@ fn amount_out_of_range_for_the_tax_exclusive_amount() {
 
 #[test]
 fn amount_out_of_range_for_the_tax_amount() {
-    // decisions.md §2: group taxes 9 × 10^14 and 8.91 × 10^14 sum beyond the bound (valid rates)
+    // docs/decisions.md §2: group taxes 9 × 10^14 and 8.91 × 10^14 sum beyond the bound (valid rates)
     let e = errs(
         Currency::EUR,
         &[
@@ -948,7 +948,7 @@ fn amount_out_of_range_for_the_tax_amount() {
 
 #[test]
 fn amount_out_of_range_for_the_total() {
-    // decisions.md §2: 9 × 10^14 + 21 % = 1.089 × 10^15
+    // docs/decisions.md §2: 9 × 10^14 + 21 % = 1.089 × 10^15
     let e = errs(
         Currency::EUR,
         &[std_line("1", "900000000000000", "21")],
@@ -967,7 +967,7 @@ fn amount_out_of_range_for_the_total() {
 
 #[test]
 fn jpy_rounds_to_whole_yen() {
-    // decisions.md §2: every amount is rounded to the ISO 4217 minor unit (JPY 0)
+    // docs/decisions.md §2: every amount is rounded to the ISO 4217 minor unit (JPY 0)
     let c = ok(
         jpy(),
         &[
@@ -1000,7 +1000,7 @@ fn jpy_rounds_to_whole_yen() {
 
 #[test]
 fn kwd_rounds_to_three_decimals() {
-    // decisions.md §2: KWD has 3 decimals
+    // docs/decisions.md §2: KWD has 3 decimals
     let c = ok(
         kwd(),
         &[
@@ -1042,7 +1042,7 @@ fn kwd_rounds_to_three_decimals() {
 
 #[test]
 fn payment_status_is_derived_from_paid_and_total() {
-    // decisions.md §3.10: paid 0 → unpaid; 0 < paid < total → partial; paid = total > 0 → paid
+    // docs/decisions.md §3.10: paid 0 → unpaid; 0 < paid < total → partial; paid = total > 0 → paid
     let total = d("24.18");
     assert_eq!(PaymentStatus::derive(d("0"), total), PaymentStatus::Unpaid);
     assert_eq!(
@@ -1342,7 +1342,7 @@ fn reference_line(line: &LinePricing, m: u32) -> (i128, Vec<i128>, i128, i128) {
     (subtotal, amounts, total, tax)
 }
 
-/// The whole computation again, stage by stage as decisions.md §3 lists it. On an error
+/// The whole computation again, stage by stage as docs/decisions.md §3 lists it. On an error
 /// it answers what it found at the first stage that failed; a negative total also hands
 /// back the computed document.
 // One of the crate's allowed long functions: an independent second implementation of
@@ -1512,7 +1512,7 @@ fn reference(
             Some(Box::new(r)),
         ));
     }
-    // decisions.md §2: the sums of the document allowances and of the charges are
+    // docs/decisions.md §2: the sums of the document allowances and of the charges are
     // computed amounts too, checked after the total (as `compute` does)
     if !inside(r.allowance_total) || !inside(r.charge_total) {
         return out();
@@ -1637,7 +1637,7 @@ fn the_reference_reproduces_the_worked_examples() {
 }
 
 // ---------------------------------------------------------------------------------
-// Generators: only valid inputs (decisions.md §3, §4)
+// Generators: only valid inputs (docs/decisions.md §3, §4)
 // ---------------------------------------------------------------------------------
 
 /// A decimal `mantissa / 10^scale` with scale `0..=max_scale` and magnitude in `[lo, hi]`
@@ -1701,7 +1701,7 @@ fn vat() -> impl Strategy<Value = (VatCode, Option<Decimal>)> {
 
 /// An allowance/charge before the currency is known: a fixed amount is built from its
 /// mantissa, a wanted scale (capped at the minor unit) and trailing zeros (`10.000` is a
-/// valid EUR amount, decisions.md §2).
+/// valid EUR amount, docs/decisions.md §2).
 #[derive(Debug, Clone)]
 enum ValueSpec {
     Fixed {
@@ -1866,7 +1866,7 @@ fn exact_bases(doc: &Doc) -> Vec<(VatCode, RateKey, i128)> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
-    /// decisions.md §3.8: tax_exclusive = Σ line totals − Σ document allowances +
+    /// docs/decisions.md §3.8: tax_exclusive = Σ line totals − Σ document allowances +
     /// Σ document charges = Σ group taxable; total = tax_exclusive + tax; tax = Σ group tax;
     /// the document line total is Σ line totals and Σ group bases.
     #[test]
@@ -1889,7 +1889,7 @@ proptest! {
         }
     }
 
-    /// decisions.md §3.6: each document allowance/charge is spread on its own; its shares
+    /// docs/decisions.md §3.6: each document allowance/charge is spread on its own; its shares
     /// are never negative, sum to its amount, and each lies within one minor unit of its
     /// exact proportion amount × base / line total.
     #[test]
@@ -1912,7 +1912,7 @@ proptest! {
         }
     }
 
-    /// decisions.md §2: every computed amount has exactly the currency's minor-unit
+    /// docs/decisions.md §2: every computed amount has exactly the currency's minor-unit
     /// decimals (EUR 2, JPY 0, KWD 3), so none has more.
     #[test]
     fn every_amount_has_the_minor_unit_decimals(doc in document()) {
@@ -1925,7 +1925,7 @@ proptest! {
         }
     }
 
-    /// decisions.md §1: the same input gives the same output, errors included.
+    /// docs/decisions.md §1: the same input gives the same output, errors included.
     #[test]
     fn computing_twice_gives_the_same_output(doc in document()) {
         let first = compute(doc.currency, &doc.lines, &doc.acs);
@@ -1933,7 +1933,7 @@ proptest! {
         prop_assert_eq!(first, second);
     }
 
-    /// decisions.md §3 as a whole: a second, independent implementation (integer minor
+    /// docs/decisions.md §3 as a whole: a second, independent implementation (integer minor
     /// units, plain loops, its own largest-remainder spread) agrees with `compute` on
     /// every field of every line, group, allowance and total, scale included, and on
     /// the list of errors (code and position) when there are some.
@@ -1947,7 +1947,7 @@ proptest! {
         }
     }
 
-    /// decisions.md §2, §3.6, §3.9: an error is one of the codes the computation may
+    /// docs/decisions.md §2, §3.6, §3.9: an error is one of the codes the computation may
     /// answer, and only for a cause the input really has: vat_group_not_positive only
     /// when a document allowance/charge exists and the named group's exact base is ≤ 0;
     /// negative_total only alone and for an exact total below 0; amount_out_of_range at a
@@ -2012,7 +2012,7 @@ proptest! {
 
 #[test]
 fn allowance_kinds_are_written_allowance_and_charge() {
-    // decisions.md §8: an allowance/charge is {"type": "allowance"|"charge", …}; the
+    // docs/decisions.md §8: an allowance/charge is {"type": "allowance"|"charge", …}; the
     // response writes the kind back with the same words
     for kind in [AllowanceKind::Allowance, AllowanceKind::Charge] {
         assert_eq!(AllowanceKind::parse(kind.as_str()), Some(kind));
@@ -2025,7 +2025,7 @@ fn allowance_kinds_are_written_allowance_and_charge() {
 
 #[test]
 fn a_rate_written_with_many_trailing_zeros_computes_like_the_short_one() {
-    // decisions.md §2 and §8: rates compare as numbers and decimals are counted on the
+    // docs/decisions.md §2 and §8: rates compare as numbers and decimals are counted on the
     // value, so 21.000…0 (25 zeros) is a valid rate of 21 %. On a total of 0.50 the
     // product 10.5000…0 keeps scale 27, beyond the exact scale shift of `percent`, and
     // must still be divided by 100 (not refused as out of range).
@@ -2054,7 +2054,7 @@ fn a_rate_written_with_many_trailing_zeros_computes_like_the_short_one() {
 
 #[test]
 fn document_allowance_and_charge_totals_are_bound_checked() {
-    // decisions.md §2: any computed amount whose magnitude would reach 10^15 is refused
+    // docs/decisions.md §2: any computed amount whose magnitude would reach 10^15 is refused
     // (amount_out_of_range at ["body"]), the sums of the document allowances and of the
     // charges included, even when they cancel out in the taxable amounts
     let lines = [std_line("1", "100.00", "21")];
@@ -2118,7 +2118,7 @@ fn same_bits(x: Option<Decimal>, y: Option<Decimal>) -> bool {
 
 #[test]
 fn fast_products_round_half_away_from_zero_like_the_general_path() {
-    // decisions.md §2, §3: exact product, one rounding half away from zero, never -0.00;
+    // docs/decisions.md §2, §3: exact product, one rounding half away from zero, never -0.00;
     // the 64-bit path gives the general path's decimal bit for bit
     let cases = [
         ("1.005", "1", false),

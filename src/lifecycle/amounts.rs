@@ -1,5 +1,5 @@
 //! Amounts of a create or PATCH: the computation and where its errors point
-//! (decisions.md §3, §9), exemption mentions (§4), and paid_amount against the
+//! (docs/decisions.md §3, §9), exemption mentions (§4), and paid_amount against the
 //! total (§3.8).
 
 use super::body_loc;
@@ -12,7 +12,7 @@ use crate::validate::fields::Errors;
 use rust_decimal::Decimal;
 use serde_json::json;
 
-/// The location of a computation error in a request body (decisions.md §9).
+/// The location of a computation error in a request body (docs/decisions.md §9).
 pub(super) fn compute_error(e: ComputeError) -> ValidationError {
     let loc = match e.position {
         Position::Line(i) => body_loc().key("lines").index(i),
@@ -79,7 +79,7 @@ pub fn exemptions(company: &Company, computation: &Computation) -> Vec<Option<Ex
 }
 
 pub(super) fn check_paid(paid: Decimal, computation: &Computation, errors: &mut Errors) {
-    // decisions.md §3.8, interface.md Errors: paid_amount may not exceed the total
+    // docs/decisions.md §3.8, docs/interface.md Errors: paid_amount may not exceed the total
     if paid > computation.total_amount {
         errors.push_ctx(
             ErrorCode::PaidAmountAboveTotal,

@@ -1,4 +1,4 @@
-//! Create: a document from a request body (decisions.md §5, §7, §8, §9).
+//! Create: a document from a request body (docs/decisions.md §5, §7, §8, §9).
 //!
 //! In named steps: the permissions and the `send_peppol` query, the body's fields,
 //! the rules that read the context, then the document with its defaults and number,
@@ -50,7 +50,7 @@ pub struct Created {
     pub send_error: Option<ApiError>,
 }
 
-/// Creates a document from a request body (decisions.md §5, §7, §8, §9).
+/// Creates a document from a request body (docs/decisions.md §5, §7, §8, §9).
 ///
 /// `send_peppol` is the raw text of the query parameter, if given. `id` is the id the
 /// caller gives the document if it is created.
@@ -155,7 +155,7 @@ fn create_with(
 
 /// The `send_peppol` query read as a boolean (`None` if it is not one), after the
 /// permissions: c is required, and u too for send_peppol; checked first
-/// (decisions.md §7).
+/// (docs/decisions.md §7).
 fn send_asked(
     permissions: Permissions,
     send_peppol: Option<&str>,
@@ -186,7 +186,7 @@ struct Request {
     fields: BodyFields,
 }
 
-/// Reads the body's fields for their shape (the first layer of decisions.md §9); its
+/// Reads the body's fields for their shape (the first layer of docs/decisions.md §9); its
 /// keys were checked before.
 fn read_request(company: &Company, obj: &impl Source, errors: &mut Errors) -> Request {
     let loc = body_loc();
@@ -232,7 +232,7 @@ struct Checked {
 }
 
 /// The rules that read other fields or the context, each only when the fields it
-/// reads are valid (the second layer of decisions.md §9).
+/// reads are valid (the second layer of docs/decisions.md §9).
 fn check_rules(
     ctx: &dyn Context,
     request: Request,
@@ -297,7 +297,7 @@ struct Dates {
     issue_date: NaiveDate,
     /// The terms sent, else the company relation's, else the default.
     payment_terms: PaymentTerms,
-    /// Derived from both (decisions.md §4b).
+    /// Derived from both (docs/decisions.md §4b).
     due_date: NaiveDate,
 }
 
@@ -374,8 +374,8 @@ fn check_delivery_location(
     }
 }
 
-/// The rules of the type: self-billing types need self-billing (interface.md create
-/// rule 4), and send_peppol needs a type Peppol carries (decisions.md §7).
+/// The rules of the type: self-billing types need self-billing (docs/interface.md create
+/// rule 4), and send_peppol needs a type Peppol carries (docs/decisions.md §7).
 fn check_type(company: &Company, t: DocumentType, send: Option<bool>, errors: &mut Errors) {
     if t.is_self_billing() && !company.self_billing {
         errors.push(
@@ -396,7 +396,7 @@ fn check_type(company: &Company, t: DocumentType, send: Option<bool>, errors: &m
     }
 }
 
-/// The currency sent, else EUR when the company accepts it (decisions.md §2).
+/// The currency sent, else EUR when the company accepts it (docs/decisions.md §2).
 fn currency_or_fallback(
     currency: &Field<Currency>,
     fallback: Option<Currency>,
@@ -471,7 +471,7 @@ fn draw_number(
 }
 
 /// The created document: defaults, number, communication and statuses
-/// (decisions.md §5), and the send asked for on creation. The number is drawn last,
+/// (docs/decisions.md §5), and the send asked for on creation. The number is drawn last,
 /// by [`draw`]: an exhausted counter is `journal_counter_exhausted` at
 /// `["body", "journal_id"]`, never a repeated number.
 fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Result<Created, ApiError> {
@@ -558,9 +558,9 @@ fn build(ctx: &dyn Context, checked: Checked, send: bool, id: &str) -> Result<Cr
 }
 
 /// A send asked for on creation: the document is sending, or, for a recipient not on
-/// Peppol, `send_failed` naming the created document (decisions.md §7); then, for a
+/// Peppol, `send_failed` naming the created document (docs/decisions.md §7); then, for a
 /// company that enforces the Peppol rules, `send_failed` with the document's findings
-/// (peppol.md §3).
+/// (docs/peppol.md §3).
 /// A storage error is the `Err` (500): the document is then not created at all.
 fn start_send(
     ctx: &dyn Context,
@@ -591,7 +591,7 @@ fn start_send(
 }
 
 /// The journal of a create: the one given, which must fit the type, else the default
-/// journal of the type's category (decisions.md §5).
+/// journal of the type's category (docs/decisions.md §5).
 fn resolve_create_journal(
     ctx: &dyn Context,
     doc_type: Option<DocumentType>,

@@ -1,13 +1,13 @@
 //! Create, PATCH and send as pure functions over a [`Context`], the client's
 //! [`Permissions`](crate::context::Permissions) and, for PATCH and send, the stored [`Document`](crate::document::Document)
-//! (decisions.md §5, §6, §7). Nothing is written here: the caller stores what
+//! (docs/decisions.md §5, §6, §7). Nothing is written here: the caller stores what
 //! these functions return, and advances the journal counter a create drew.
 //!
 //! One file per operation: [`create()`] in `create.rs`, [`patch()`] in `patch.rs`,
 //! [`send()`] in `send.rs`, the back office's [`apply_state`] in `state.rs`; the
 //! rules create and PATCH share are in `amounts.rs` and `dates.rs`.
 //!
-//! Checks run in two layers (decisions.md §9): the shape of every field, then the
+//! Checks run in two layers (docs/decisions.md §9): the shape of every field, then the
 //! rules that read other fields or the context, each only when the fields it reads
 //! are valid. Every error of both layers is answered at once. Permissions come
 //! first: a 403 carries no 422s.

@@ -1,4 +1,4 @@
-//! PATCH: a body applied to a stored document (decisions.md §6, §9).
+//! PATCH: a body applied to a stored document (docs/decisions.md §6, §9).
 //!
 //! In named steps on a [`Patching`]: the read-only and non-nullable keys, then the
 //! relation and delivery location, the dates, the texts, the amounts; every change to
@@ -18,7 +18,7 @@ use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-/// Applies a PATCH body to a stored document (decisions.md §6). Returns the updated
+/// Applies a PATCH body to a stored document (docs/decisions.md §6). Returns the updated
 /// document to store; a refused PATCH changes nothing.
 pub fn patch(
     ctx: &dyn Context,
@@ -60,7 +60,7 @@ pub fn patch_bytes(
 }
 
 /// The permission, and a deleted document takes no change, even {}
-/// (decisions.md §6, §7, §9).
+/// (docs/decisions.md §6, §7, §9).
 fn check_patchable(permissions: Permissions, stored: &Document) -> Result<(), ApiError> {
     if !permissions.update {
         return Err(ApiError::permission_denied(
@@ -111,7 +111,7 @@ fn patch_fields(
 
 /// The keys a PATCH may not change: type and journal_id are read-only (absent, null
 /// or the same value pass), and null is refused where a value is required
-/// (decisions.md §6).
+/// (docs/decisions.md §6).
 fn check_fixed_keys(obj: &impl Source, stored: &Document, errors: &mut Errors) {
     let loc = body_loc();
     for (key, current) in [
@@ -151,7 +151,7 @@ fn check_fixed_keys(obj: &impl Source, stored: &Document, errors: &mut Errors) {
 struct Patching<'a> {
     stored: &'a Document,
     next: Document,
-    /// Whether the document has left or is booked (decisions.md §6).
+    /// Whether the document has left or is booked (docs/decisions.md §6).
     locked: bool,
     errors: Errors,
 }
@@ -168,7 +168,7 @@ impl Patching<'_> {
         }
     }
 
-    /// The relation (a change keeps the payment terms, decisions.md §6) and the
+    /// The relation (a change keeps the payment terms, docs/decisions.md §6) and the
     /// delivery location, which must exist and belong to the (new) relation.
     fn relation_and_location(&mut self, ctx: &dyn Context, f: &BodyFields) {
         let mut relation_ok = !f.relation_id.is_invalid();
@@ -295,7 +295,7 @@ impl Patching<'_> {
         }
     }
 
-    /// decisions.md §6: a change of issue_date or payment_terms re-derives due_date,
+    /// docs/decisions.md §6: a change of issue_date or payment_terms re-derives due_date,
     /// which must not fall after 9999-12-31: refused at the field that pushed it
     /// there (issue_date when only it was sent, else payment_terms).
     fn due_date(&mut self, f: &BodyFields) {
@@ -318,7 +318,7 @@ impl Patching<'_> {
         }
     }
 
-    /// decisions.md §6: issue_date stays in the window its number was drawn in.
+    /// docs/decisions.md §6: issue_date stays in the window its number was drawn in.
     fn issue_date_in_window(&mut self, d: NaiveDate) {
         let stored = self.stored;
         if !stored.numbering.keeps_window(stored.numbered_on, d) {
@@ -374,7 +374,7 @@ impl Patching<'_> {
             }
             self.next.currency = c;
         }
-        // decisions.md §2: a new currency does not silently round the stored amounts
+        // docs/decisions.md §2: a new currency does not silently round the stored amounts
         if currency_changed {
             stored_amounts_fit(&self.next, &f, &mut self.errors);
         }
@@ -384,7 +384,7 @@ impl Patching<'_> {
         }
         let inputs_valid =
             !f.currency.is_invalid() && !f.lines.is_invalid() && !f.allowance_charges.is_invalid();
-        // decisions.md §6: lines and allowance_charges sent are always a change
+        // docs/decisions.md §6: lines and allowance_charges sent are always a change
         if let Field::Valid(lines) = f.lines {
             self.changed("lines");
             self.next.lines = lines;
@@ -443,7 +443,7 @@ impl Patching<'_> {
 
 /// After a currency change, the stored amounts the body did not resend must fit the
 /// new currency's minor unit: they are refused (`decimal_max_places` at their place),
-/// never rounded (decisions.md §2).
+/// never rounded (docs/decisions.md §2).
 fn stored_amounts_fit(next: &Document, f: &BodyFields, errors: &mut Errors) {
     let c = next.currency;
     let refuse = |errors: &mut Errors, loc: Loc, value: Decimal| {

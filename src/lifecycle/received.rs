@@ -1,4 +1,4 @@
-//! What a received document takes (peppol.md §4): a PATCH of `paid_amount` only,
+//! What a received document takes (docs/peppol.md §4): a PATCH of `paid_amount` only,
 //! and no send.
 
 use super::{at, body_loc, body_object};
@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 /// Applies a PATCH body to a received document: only `paid_amount` changes
 /// (re-deriving the remaining amount; the payment status follows from it). Layered as
-/// the edit lock (decisions.md §9): a key sent with the value the document already
+/// the edit lock (docs/decisions.md §9): a key sent with the value the document already
 /// answers is not a change; each real change of another key gets `received_document`
 /// at `["body", KEY]` (`lines` and `allowance_charges` sent are always a change), a
 /// changed `type` or `journal_id` `read_only`. `current` is the document's response
@@ -104,7 +104,7 @@ fn read_paid(stored: &ReceivedDocument, value: &Value, errors: &mut Errors) -> O
 }
 
 /// A send of a received document: permissions and the body's shape first, as for any
-/// send, then `received_document` at `["path", "id"]` (peppol.md §4).
+/// send, then `received_document` at `["path", "id"]` (docs/peppol.md §4).
 pub fn send_received(permissions: Permissions, id: &str, body: Option<&Value>) -> ApiError {
     if !permissions.update {
         return ApiError::permission_denied(

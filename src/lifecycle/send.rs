@@ -1,4 +1,4 @@
-//! Send: starts a Peppol send of a stored document (decisions.md §7, §9).
+//! Send: starts a Peppol send of a stored document (docs/decisions.md §7, §9).
 
 use super::{at, body_loc};
 use crate::context::{Context, Permissions};
@@ -8,7 +8,7 @@ use crate::validate::fields::{check_keys, Errors, Slot};
 use crate::validate::lax_bool;
 use serde_json::{json, Map, Value};
 
-/// Starts a send of a stored document (decisions.md §7, §9). Returns the updated
+/// Starts a send of a stored document (docs/decisions.md §7, §9). Returns the updated
 /// document to store.
 ///
 /// A missing body is `{}`. Errors in the body's shape answer alone; then the first of
@@ -67,7 +67,7 @@ pub(super) fn read_peppol(body: Option<&Value>) -> Result<bool, ApiError> {
 }
 
 /// The first reason the send cannot start: `document_deleted`, `no_channel`,
-/// `not_peppol_type`, `already_sent`, `send_failed` (decisions.md §7).
+/// `not_peppol_type`, `already_sent`, `send_failed` (docs/decisions.md §7).
 fn refuse_send(ctx: &dyn Context, stored: &Document, peppol: bool) -> Result<(), ApiError> {
     let peppol_loc = at(&["body", "peppol"]);
     if stored.accounting_status == AccountingStatus::Deleted {

@@ -1,4 +1,4 @@
-//! The findings (peppol.md §3, §6): the fatal rules of EN 16931 and Peppol BIS 3.0
+//! The findings (docs/peppol.md §3, §6): the fatal rules of EN 16931 and Peppol BIS 3.0
 //! that the written UBL breaks, each at the field a user must mend.
 
 use super::writer::{accepted_code, category_percent, endpoint, has_kind, item_properties};

@@ -1,4 +1,4 @@
-//! Peppol outward (peppol.md §1–§3, §6): the UBL 2.1 / Peppol BIS Billing 3.0
+//! Peppol outward (docs/peppol.md §1–§3, §6): the UBL 2.1 / Peppol BIS Billing 3.0
 //! document of an issued invoice or credit note, and the findings that say why the
 //! Peppol network would refuse it.
 //!
@@ -66,7 +66,7 @@ pub struct Ubl {
     /// The XML text, starting with `<?xml version="1.0" encoding="UTF-8"?>`.
     pub xml: String,
     /// The fatal rules of EN 16931 and Peppol BIS 3.0 it breaks, sorted by rule then
-    /// location (peppol.md §3).
+    /// location (docs/peppol.md §3).
     pub findings: Vec<Finding>,
 }
 
@@ -311,7 +311,7 @@ pub fn ubl(
     Ok(Some(Ubl { xml, findings }))
 }
 
-/// `company.enforce_peppol_rules` (peppol.md §3): a Peppol send of a document with
+/// `company.enforce_peppol_rules` (docs/peppol.md §3): a Peppol send of a document with
 /// findings is refused with `send_failed` at `loc`, ctx
 /// `{"document_id": ID, "findings": [...]}`. Checked after every other send check,
 /// the recipient's reachability included. `Ok` when the company does not enforce the

@@ -1,4 +1,4 @@
-//! The UBL 2.1 document of an issued invoice or credit note (peppol.md §2): every
+//! The UBL 2.1 document of an issued invoice or credit note (docs/peppol.md §2): every
 //! field the document has, in the element order the UBL 2.1 schema demands.
 
 use super::xml::Xml;
@@ -34,7 +34,7 @@ fn day(d: NaiveDate) -> String {
     d.format("%Y-%m-%d").to_string()
 }
 
-/// The payment terms in words (peppol.md §2).
+/// The payment terms in words (docs/peppol.md §2).
 pub(crate) fn terms_text(doc: &Document) -> String {
     let n = doc.payment_terms.days();
     match doc.payment_terms.basis() {

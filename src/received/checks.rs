@@ -1,6 +1,6 @@
 //! The EN 16931 sums a received document's stated amounts must satisfy, tested as the
 //! official XSLT of the validation kit (release 2026.5) tests them: the closed list of
-//! peppol.md §4.
+//! docs/peppol.md §4.
 //!
 //! XPath semantics emulated: `xs:decimal` arithmetic is exact; `round` goes half
 //! toward +∞ (`floor(x + 0.5)`); a comparison with a missing value is false; `sum` of

@@ -1,4 +1,4 @@
-//! Received documents (peppol.md §4 and §6 "Reader"): any bytes in, a
+//! Received documents (docs/peppol.md §4 and §6 "Reader"): any bytes in, a
 //! [`ReceivedDocument`] out. A Peppol UBL Invoice or CreditNote (BIS Billing 3.0, or
 //! any EN 16931 UBL) is read into the unified view of the interface, with its amounts
 //! as stated and never recomputed, and the EN 16931 sums they break listed in
@@ -66,7 +66,7 @@
 //!   `false`/`0` answers `type` null. Its `rate` is `cbc:MultiplierFactorNumeric`.
 //! - `payment_status`: `unknown` when the total or the paid amount is null, the paid
 //!   amount is negative, or it exceeds a positive total; otherwise the rule of
-//!   decisions.md §3.10 ([`PaymentStatus::derive`]).
+//!   docs/decisions.md §3.10 ([`PaymentStatus::derive`]).
 //! - `checks` lists the failed rules sorted by rule id, each once whatever the number
 //!   of its failing contexts, then the `unreadable` checks in document order. A rule
 //!   whose inputs include an unreadable value is not tested (the XSLT would stop on a
@@ -269,7 +269,7 @@ pub struct ReceivedLine {
     /// BT-149 `cac:Price/cbc:BaseQuantity`.
     #[serde(with = "crate::stored::opt_text")]
     pub base_quantity: Option<Decimal>,
-    /// The net price per one unit (peppol.md §6).
+    /// The net price per one unit (docs/peppol.md §6).
     #[serde(with = "crate::stored::opt_text")]
     pub unit_price: Option<Decimal>,
     /// BT-151 `cac:ClassifiedTaxCategory/cbc:ID`, as stated.
@@ -477,7 +477,7 @@ pub fn own_pdf(bytes: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
     embedded::first_pdf(text.strip_prefix('\u{FEFF}').unwrap_or(text)).map(std::borrow::Cow::Owned)
 }
 
-/// The UNCL 5305 category as a VAT code (peppol.md §4).
+/// The UNCL 5305 category as a VAT code (docs/peppol.md §4).
 pub fn vat_code_of_category(category: &str) -> Option<VatCode> {
     Some(match category {
         "S" => VatCode::Standard,
@@ -750,7 +750,7 @@ impl ReceivedDocument {
             .map_or(2, Currency::minor_unit)
     }
 
-    /// The payment status (decisions.md §3.10, peppol.md §6): `unknown` when the total
+    /// The payment status (docs/decisions.md §3.10, docs/peppol.md §6): `unknown` when the total
     /// or the paid amount is null, the paid amount is negative, or it exceeds a
     /// positive total.
     pub fn payment_status(&self) -> PaymentStatus {
@@ -805,7 +805,7 @@ impl ReceivedDocument {
         None
     }
 
-    /// Whether a relation with these keys is the supplier (peppol.md §4), by Peppol id
+    /// Whether a relation with these keys is the supplier (docs/peppol.md §4), by Peppol id
     /// or by VAT number.
     pub fn matches_relation(&self, peppol_id: Option<&str>, vat_number: Option<&str>) -> bool {
         self.relation_match(peppol_id, vat_number).is_some()
@@ -832,7 +832,7 @@ impl ReceivedDocument {
         by_vat
     }
 
-    /// The response shape (interface.md "Document (response shape)"): the fields in
+    /// The response shape (docs/interface.md "Document (response shape)"): the fields in
     /// the interface's order, amounts nullable and written with at least the
     /// currency's minor-unit decimals, quantities, prices and rates as stated, then
     /// the extra properties `vat_breakdown`, `type_code` and `checks`.
@@ -1079,7 +1079,7 @@ impl Json {
     }
 }
 
-/// A line in its public form: the unit price and subtotal of peppol.md §6.
+/// A line in its public form: the unit price and subtotal of docs/peppol.md §6.
 fn line_of(
     root: Root,
     index: usize,

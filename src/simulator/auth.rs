@@ -1,4 +1,4 @@
-//! Clients, tokens and the `authorization` header (simulator.md, interface.md
+//! Clients, tokens and the `authorization` header (docs/scenario.md, docs/interface.md
 //! "Authentication").
 //!
 //! Tokens are opaque but deterministic: each is made from a counter of the tokens

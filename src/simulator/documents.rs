@@ -1,4 +1,4 @@
-//! The stored documents and what happens to them outside a request (simulator.md):
+//! The stored documents and what happens to them outside a request (docs/scenario.md):
 //! `TICK` delivers what is under way (the files of every document exist, every send
 //! under way arrives); `SET` is the back office overriding state fields. Nothing here
 //! is asynchronous code: a scenario's `TICK` stands for the time that passes.
@@ -83,7 +83,7 @@ fn state(doc: &Document) -> (bool, bool, PeppolStatus) {
 }
 
 /// What a `TICK` makes of them: the files of the document exist (a proforma never
-/// has a UBL, peppol.md §5), and a send under way arrives.
+/// has a UBL, docs/peppol.md §5), and a send under way arrives.
 fn after_tick(doc: &Document) -> (bool, bool, PeppolStatus) {
     let peppol_status = match doc.peppol_status {
         PeppolStatus::Sending => PeppolStatus::Sent,
@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn set_and_send_make_a_document_pending_again() {
-        // simulator.md: TICK delivers what SET or a send leaves undelivered
+        // docs/scenario.md: TICK delivers what SET or a send leaves undelivered
         let mut sim = sim();
         create(&mut sim, "");
         sim.handle(&json!({"method": "TICK"}));

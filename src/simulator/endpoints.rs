@@ -1,4 +1,4 @@
-//! The endpoints of simulator.md's table: authentication first, then routing (404,
+//! The endpoints of docs/scenario.md's table: authentication first, then routing (404,
 //! 405), then the endpoint, which hands the rules to [`crate::lifecycle`] and keeps
 //! what a live client writes.
 
@@ -279,7 +279,7 @@ impl Simulator {
         self.keep(caller, id, attempt, invalid)
     }
 
-    /// PATCH of a received document: `paid_amount` only (peppol.md §4).
+    /// PATCH of a received document: `paid_amount` only (docs/peppol.md §4).
     fn patch_received(&mut self, caller: Caller, id: &str, body: &Body) -> Answer {
         let Some(inbox) = self.received.get(id) else {
             return not_found_id("document", id);
@@ -436,7 +436,7 @@ impl Simulator {
             .map_or(Value::Null, Clone::clone)
     }
 
-    /// `GET /documents/{id}/ubl` (peppol.md §5): the UBL of the document as it stands
+    /// `GET /documents/{id}/ubl` (docs/peppol.md §5): the UBL of the document as it stands
     /// and its findings, once its XML is available.
     fn ubl_of(&mut self, id: &str) -> Answer {
         let Some(doc) = self.documents.get(id) else {

@@ -1,4 +1,4 @@
-//! Received documents in the simulator (peppol.md §4, §5): the scenario's `received`
+//! Received documents in the simulator (docs/peppol.md §4, §5): the scenario's `received`
 //! list read into documents, and what they answer to GET, PATCH, send and `/ubl`.
 //!
 //! Decisions taken where the specification is silent:

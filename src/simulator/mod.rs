@@ -1,4 +1,4 @@
-//! The simulator: the whole interface over an in-memory world (simulator.md).
+//! The simulator: the whole interface over an in-memory world (docs/scenario.md).
 //!
 //! A scenario goes in, the responses come out: [`run`] is one pure, deterministic
 //! function from the scenario's bytes to `{"responses": [...]}` (or `{"error": "…"}`
@@ -8,10 +8,10 @@
 //! The simulator only routes and keeps state; every rule of the interface lives in
 //! [`crate::lifecycle`] and [`crate::validate`], which read the world through
 //! [`crate::context::Context`] (implemented by [`World`]). Its own rules are those of
-//! simulator.md: authentication and tokens, routing (404, 405, 501), the sandbox,
+//! docs/scenario.md: authentication and tokens, routing (404, 405, 501), the sandbox,
 //! the ids it hands out, `TICK`, `SET` and the brandings.
 //!
-//! Decisions taken where simulator.md is silent:
+//! Decisions taken where docs/scenario.md is silent:
 //! - A request's `method` is read in any case (`get` is `GET`); a `TICK` ignores its
 //!   path. A request without `method`, or without `path` (other than `TICK`), is
 //!   malformed.
@@ -128,7 +128,7 @@ impl Simulator {
     /// `documents[]` are created; the requests are checked but not run.
     ///
     /// # Errors
-    /// Every malformed condition of simulator.md: not JSON, `today` or `requests`
+    /// Every malformed condition of docs/scenario.md: not JSON, `today` or `requests`
     /// missing, `today`/`now` not a date/date-time, a record without its id, an
     /// unknown top-level key, two records of one kind sharing an id, a preloaded
     /// document id of the form `doc-N`/`sbx-N`, a preloaded create refused, two
@@ -361,7 +361,7 @@ impl Simulator {
     }
 }
 
-/// Runs a scenario (simulator.md): `{"responses": [{"status", "body"}, …]}`, one
+/// Runs a scenario (docs/scenario.md): `{"responses": [{"status", "body"}, …]}`, one
 /// response per request in order, or `{"error": "…"}` when the scenario is
 /// malformed. Never panics, whatever the bytes.
 ///

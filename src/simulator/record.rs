@@ -193,7 +193,7 @@ pub(super) fn opt_address(
     }))
 }
 
-/// The party keys of peppol.md §1 in a company (`with_bic`) or relation record: each
+/// The party keys of docs/peppol.md §1 in a company (`with_bic`) or relation record: each
 /// a string, `address` an object; a value of another JSON type is malformed, a
 /// well-typed value wrong for Peppol is kept (it becomes a finding).
 pub(super) fn read_party(

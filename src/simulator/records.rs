@@ -298,7 +298,7 @@ mod tests {
 
     #[test]
     fn designating_a_branding_clears_every_other_default() {
-        // simulator.md: one default branding; the designated one becomes true, every
+        // docs/scenario.md: one default branding; the designated one becomes true, every
         // other true becomes false, a branding without the key stays without it
         let mut b = Brandings::default();
         b.push(

@@ -388,7 +388,7 @@ fn hex_value(b: u8) -> Option<u8> {
     }
 }
 
-/// The endpoints of simulator.md's table, by path.
+/// The endpoints of docs/scenario.md's table, by path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Route {
     /// `/auth/token`.

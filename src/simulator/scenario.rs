@@ -1,4 +1,4 @@
-//! Loading a scenario (simulator.md "Scenario (input)"): every key read into the
+//! Loading a scenario (docs/scenario.md "Scenario (input)"): every key read into the
 //! world, the clients, the raw records the GET endpoints answer, the preloaded
 //! documents and the requests, each malformed condition reported as a
 //! [`ScenarioError`] that says what and where.

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 ///
 /// Journal counters are kept per journal and per window: a journal's `next` in the
 /// scenario is the next sequence of the window that holds `today`; every other
-/// window starts at 1 (simulator.md).
+/// window starts at 1 (docs/scenario.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct World {
     pub(crate) today: NaiveDate,

@@ -1,4 +1,4 @@
-//! The fields that create and PATCH bodies share, read in one pass (decisions.md §5, §6).
+//! The fields that create and PATCH bodies share, read in one pass (docs/decisions.md §5, §6).
 
 use super::fields::{date, number, string, Errors, Field, NumberRule, Slot};
 use super::lines;
@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 /// The pattern payment terms must match, as the interface writes it.
 pub const TERMS_PATTERN: &str = r"^\d{1,4}-(df|fm|mf)$";
 
-/// Document fields that are derived and refused if sent (decisions.md §5).
+/// Document fields that are derived and refused if sent (docs/decisions.md §5).
 pub const DERIVED_FIELDS: &[&str] = &[
     "id",
     "origin",
@@ -61,7 +61,7 @@ pub const BODY_KEYS: &[&str] = &[
     "allowance_charges",
 ];
 
-/// The largest paid_amount (interface.md Limits).
+/// The largest paid_amount (docs/interface.md Limits).
 pub const MAX_PAID: Decimal = Decimal::from_parts(999_999_999, 0, 0, false, 0);
 
 /// The shared fields of a body, each absent, null, invalid or valid.
@@ -142,7 +142,7 @@ pub fn read(
     };
     let day =
         |key: &str, errors: &mut Errors| Field::read(obj.slot(key), |v| date(v, loc, key, errors));
-    // decisions.md §2, §9: the code must be an active ISO 4217 code the company accepts;
+    // docs/decisions.md §2, §9: the code must be an active ISO 4217 code the company accepts;
     // a string over 20 characters gets string_too_long alone.
     let currency = Field::read(obj.slot("currency"), |v| {
         let code = string(v, loc, "currency", Some(20), errors)?;

@@ -1,4 +1,4 @@
-//! Lines and allowances/charges as sent in a request body (decisions.md §4, §8).
+//! Lines and allowances/charges as sent in a request body (docs/decisions.md §4, §8).
 
 use super::fields::{
     fields_of, missing, number, number_in, one_of, one_of_in, string, string_in, Errors, JsonIn,
@@ -13,7 +13,7 @@ use rust_decimal::Decimal;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
-/// Most lines a request may carry (interface.md Limits).
+/// Most lines a request may carry (docs/interface.md Limits).
 pub const MAX_LINES: usize = 500;
 /// Most allowances/charges on a document or on one line.
 pub const MAX_ALLOWANCE_CHARGES: usize = 50;
@@ -277,7 +277,7 @@ fn required_number<'a, J: JsonIn<'a>>(
     number_in(v, loc, key, rule, errors)
 }
 
-/// A line's VAT code (decisions.md §4): standard when absent; the reserved legacy
+/// A line's VAT code (docs/decisions.md §4): standard when absent; the reserved legacy
 /// codes are refused.
 fn line_vat_code<'a, J: JsonIn<'a>>(
     value: Option<J>,
@@ -394,7 +394,7 @@ fn line_fields<'a, J: JsonIn<'a>>(
     })
 }
 
-/// The VAT rule of decisions.md §4 and §9: standard needs 0 < rate ≤ 100 with at most
+/// The VAT rule of docs/decisions.md §4 and §9: standard needs 0 < rate ≤ 100 with at most
 /// 4 decimals; zero_rated and the exempt codes take 0 (absent means 0); not_subject
 /// takes no rate at all. Returns `Some(rate)` when valid (`Some(None)` for
 /// not_subject), `None` on an error.

@@ -1,5 +1,5 @@
 //! Validation: from JSON to typed, validated values, every error collected with its
-//! location (decisions.md §8, §9). Shape checks live here; the rules that read the
+//! location (docs/decisions.md §8, §9). Shape checks live here; the rules that read the
 //! context or several fields live in [`crate::lifecycle`].
 
 pub mod body;
@@ -9,7 +9,7 @@ pub mod typed;
 
 use serde_json::Value;
 
-/// Reads a lax boolean (decisions.md §9): `true`/`false`, `1`/`0`, and the strings
+/// Reads a lax boolean (docs/decisions.md §9): `true`/`false`, `1`/`0`, and the strings
 /// `"true"`/`"false"`, `"1"`/`"0"`, `"yes"`/`"no"`, `"on"`/`"off"` in any case.
 ///
 /// ```
@@ -32,7 +32,7 @@ pub fn lax_bool(value: &Value) -> Option<bool> {
     }
 }
 
-/// Reads a lax boolean from text, as a query parameter is (decisions.md §8).
+/// Reads a lax boolean from text, as a query parameter is (docs/decisions.md §8).
 pub fn lax_bool_text(text: &str) -> Option<bool> {
     match text.to_ascii_lowercase().as_str() {
         "true" | "1" | "yes" | "on" => Some(true),

@@ -1,4 +1,4 @@
-//! Authentication (simulator.md; interface.md "Authentication"; decisions.md §8):
+//! Authentication (docs/scenario.md; docs/interface.md "Authentication"; docs/decisions.md §8):
 //! clients named by a request, tokens from `POST /auth/token`, the 401 answers, and
 //! the client's permissions handed to the rules.
 
@@ -19,7 +19,7 @@ fn with_header(name: &str, value: &str, method: &str, path: &str) -> Value {
 
 #[test]
 fn a_request_without_credentials_is_not_authenticated() {
-    // simulator.md: a request with neither client nor authorization gets 401 not_authenticated
+    // docs/scenario.md: a request with neither client nor authorization gets 401 not_authenticated
     let out = answers(vec![
         json!({"method": "GET", "path": "/relations/rel-acme"}),
         json!({"method": "GET", "path": "/relations/rel-acme", "headers": {"accept": "application/json"}}),
@@ -30,14 +30,14 @@ fn a_request_without_credentials_is_not_authenticated() {
 
 #[test]
 fn an_unknown_client_name_is_invalid_client() {
-    // simulator.md: an unknown client name gets 401 invalid_client
+    // docs/scenario.md: an unknown client name gets 401 invalid_client
     let out = answers(vec![request("nobody", "GET", "/relations/rel-acme")]);
     assert_error(&out[0], 401, "invalid_client", &header_loc());
 }
 
 #[test]
 fn an_authorization_that_is_not_bearer_with_a_known_token_is_invalid_token() {
-    // simulator.md: an authorization that is not Bearer <known token> gets 401 invalid_token
+    // docs/scenario.md: an authorization that is not Bearer <known token> gets 401 invalid_token
     for value in [
         "Bearer nope",
         "Bearer",
@@ -58,7 +58,7 @@ fn an_authorization_that_is_not_bearer_with_a_known_token_is_invalid_token() {
 
 #[test]
 fn the_token_endpoint_answers_a_bearer_pair() {
-    // simulator.md: POST /auth/token → 200 {access_token, refresh_token, token_type: "bearer"}
+    // docs/scenario.md: POST /auth/token → 200 {access_token, refresh_token, token_type: "bearer"}
     let out = answers(vec![
         token_request("app", "s3cret"),
         token_request("app", "s3cret"),
@@ -81,7 +81,7 @@ fn the_token_endpoint_answers_a_bearer_pair() {
 
 #[test]
 fn an_access_token_authenticates_with_the_header_name_and_scheme_in_any_case() {
-    // simulator.md: header name and scheme in any case
+    // docs/scenario.md: header name and scheme in any case
     let mut sim = simulator(&base());
     let (_, pair) = sim.handle(&token_request("app", "s3cret"));
     let access = pair["access_token"].as_str().unwrap_or_default().to_owned();
@@ -103,7 +103,7 @@ fn an_access_token_authenticates_with_the_header_name_and_scheme_in_any_case() {
 
 #[test]
 fn a_refresh_token_is_not_an_access_token() {
-    // simulator.md: a refresh token is not an access token (invalid_token)
+    // docs/scenario.md: a refresh token is not an access token (invalid_token)
     let mut sim = simulator(&base());
     let (_, pair) = sim.handle(&token_request("app", "s3cret"));
     let refresh = pair["refresh_token"].as_str().unwrap_or_default();
@@ -118,7 +118,7 @@ fn a_refresh_token_is_not_an_access_token() {
 
 #[test]
 fn a_token_acts_for_its_client_and_environment() {
-    // simulator.md: a sandbox client's documents get sbx-N ids
+    // docs/scenario.md: a sandbox client's documents get sbx-N ids
     let mut sim = simulator(&base());
     let (_, pair) = sim.handle(&token_request("sbx", "sandb0x"));
     let bearer = format!(
@@ -137,7 +137,7 @@ fn a_token_acts_for_its_client_and_environment() {
 
 #[test]
 fn a_named_client_ignores_the_headers() {
-    // simulator.md: a request names its client (then any header is ignored)
+    // docs/scenario.md: a request names its client (then any header is ignored)
     let mut r = request("app", "GET", "/relations/rel-acme");
     r["headers"] = json!({"authorization": "Bearer garbage"});
     let out = answers(vec![r]);
@@ -146,7 +146,7 @@ fn a_named_client_ignores_the_headers() {
 
 #[test]
 fn the_token_endpoint_refuses_anything_but_a_valid_pair_with_invalid_client_at_body() {
-    // simulator.md: POST /auth/token without a valid pair (a key missing included)
+    // docs/scenario.md: POST /auth/token without a valid pair (a key missing included)
     // answers 401 invalid_client at ["body"]
     let bodies = [
         json!({"client_id": "app", "client_secret": "wrong"}),
@@ -222,7 +222,7 @@ fn reads_need_no_permission() {
 
 #[test]
 fn permissions_come_from_the_client_record() {
-    // decisions.md §7: create needs c; send_peppol on create needs u (403 permission_denied)
+    // docs/decisions.md §7: create needs c; send_peppol on create needs u (403 permission_denied)
     let out = answers(vec![
         create_request("reader", "", &invoice()),
         create_request("updater", "", &invoice()),
@@ -242,7 +242,7 @@ fn permissions_come_from_the_client_record() {
 
 #[test]
 fn an_error_body_has_the_documented_shape() {
-    // decisions.md §8: every error is {"detail": [{loc, msg, type, …}]}
+    // docs/decisions.md §8: every error is {"detail": [{loc, msg, type, …}]}
     let out = answers(vec![request("nobody", "GET", "/relations/rel-acme")]);
     let text = serde_json::to_string_pretty(&out[0].1).unwrap_or_default();
     insta::assert_snapshot!(text, @r#"

@@ -1,5 +1,5 @@
 //! The crate's integration tests, as one test binary (as the `time` crate does):
-//! the worked examples of the spec, and the simulator's own rules (simulator.md),
+//! the worked examples of the spec, and the simulator's own rules (docs/scenario.md),
 //! each test named after the rule it checks.
 
 mod auth;

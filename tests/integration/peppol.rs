@@ -1,4 +1,4 @@
-//! Peppol out (peppol.md §2, §3): every finding rule the crate implements has a
+//! Peppol out (docs/peppol.md §2, §3): every finding rule the crate implements has a
 //! document built to break it (`tests/peppol/defects.json`), and gives exactly its
 //! findings, at the field to mend. CI checks the same documents against the official
 //! validator (`.ci/run`), so these expectations are the validator's.
@@ -184,7 +184,7 @@ fn bundled_peppol_scenario_findings_and_enforce_peppol_rules() {
     assert_eq!(r[10]["body"]["peppol_status"], "sending");
 }
 
-/// peppol.md §5: 422 `xml_not_available` before the files exist and for a proforma,
+/// docs/peppol.md §5: 422 `xml_not_available` before the files exist and for a proforma,
 /// 404 for an unknown id.
 #[test]
 fn ubl_path_xml_not_available_and_unknown_id() {
@@ -429,7 +429,7 @@ fn se_no_it_rules() {
     );
 }
 
-/// peppol.md §1: a party key of the wrong JSON type makes the scenario malformed; a
+/// docs/peppol.md §1: a party key of the wrong JSON type makes the scenario malformed; a
 /// well-typed value that is wrong for Peppol is kept (it becomes a finding).
 #[test]
 fn party_keys_of_the_wrong_json_type_make_the_scenario_malformed() {

@@ -2,7 +2,7 @@
 //! scenario is run with, after its own requests, a `TICK` and a
 //! `GET /documents/{id}/ubl` of every document it holds, and the XML of each answer
 //! is snapshotted, indented for review (one element per line) after checking that
-//! the bytes themselves are the compact form peppol.md §6 fixes: the XML declaration,
+//! the bytes themselves are the compact form docs/peppol.md §6 fixes: the XML declaration,
 //! then elements with no whitespace between them.
 
 use invoicing_core::simulator::run;

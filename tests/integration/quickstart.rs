@@ -1,5 +1,5 @@
 //! The README's first command runs `examples/scenarios/quickstart.json`: its amounts
-//! are pinned here against the hand computation (decisions.md §3).
+//! are pinned here against the hand computation (docs/decisions.md §3).
 //!
 //! Lines: 2 × 145.00 = 290.00, less 10 % (29.00) = 261.00 at 21 % → 54.81;
 //! 24 × 38.50 = 924.00 at 12 % → 110.88; 15 × 18.75 = 281.25 at 6 % → 16.875 → 16.88.

@@ -1,4 +1,4 @@
-//! Received documents in the simulator (peppol.md §4, §5): the `received` list, reads,
+//! Received documents in the simulator (docs/peppol.md §4, §5): the `received` list, reads,
 //! the PATCH of paid_amount only, no send, the XML they came with, and the malformed
 //! entries.
 

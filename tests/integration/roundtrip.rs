@@ -1,4 +1,4 @@
-//! Writer → reader (peppol.md §2, §4): the UBL the crate writes for an issued document
+//! Writer → reader (docs/peppol.md §2, §4): the UBL the crate writes for an issued document
 //! reads back, as a received document, to the same type, number, dates, currency,
 //! references, amounts, lines and VAT codes, with empty `checks`.
 
@@ -132,7 +132,7 @@ fn body() -> impl Strategy<Value = Value> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
-    /// peppol.md §2 and §4: what the writer writes reads back as it was issued.
+    /// docs/peppol.md §2 and §4: what the writer writes reads back as it was issued.
     #[test]
     fn written_ubl_reads_back_as_issued(body in body()) {
         // Every body of the strategy is accepted: a refused create would fail here.

@@ -1,4 +1,4 @@
-//! Routing (simulator.md "Methods and paths"; decisions.md §8, §9): the records
+//! Routing (docs/scenario.md "Methods and paths"; docs/decisions.md §8, §9): the records
 //! answered as given, 404 for an unknown id or path, 405 for a method a path does not
 //! take, query parameters, and bodies that are not JSON.
 
@@ -10,7 +10,7 @@ use serde_json::json;
 
 #[test]
 fn relations_and_journals_answer_their_records_as_given() {
-    // simulator.md: GET /relations/{id}, GET /journals/{id}: the records as given
+    // docs/scenario.md: GET /relations/{id}, GET /journals/{id}: the records as given
     let out = answers(vec![
         request("app", "GET", "/relations/rel-acme"),
         request("app", "GET", "/journals/jrn-sales-b"),
@@ -21,14 +21,14 @@ fn relations_and_journals_answer_their_records_as_given() {
 
 #[test]
 fn a_delivery_location_answers_its_record_as_given() {
-    // interface.md: GET /delivery-locations/{id} → DeliveryLocation
+    // docs/interface.md: GET /delivery-locations/{id} → DeliveryLocation
     let out = answers(vec![request("app", "GET", "/delivery-locations/loc-3")]);
     assert_eq!(out[0], (200, base()["delivery_locations"][2].clone()));
 }
 
 #[test]
 fn the_delivery_locations_of_a_relation_are_listed() {
-    // simulator.md: GET /delivery-locations?relation_id= answers a JSON array of
+    // docs/scenario.md: GET /delivery-locations?relation_id= answers a JSON array of
     // locations ([] for a relation without any, or an unknown one)
     let locations = base()["delivery_locations"].clone();
     let out = answers(vec![
@@ -58,7 +58,7 @@ fn the_delivery_location_list_needs_its_relation_id() {
 
 #[test]
 fn unknown_query_parameters_are_ignored() {
-    // decisions.md §9: unknown query parameters are ignored (send_mail included)
+    // docs/decisions.md §9: unknown query parameters are ignored (send_mail included)
     let out = answers(vec![
         request(
             "app",
@@ -94,7 +94,7 @@ fn methods_are_read_in_any_case() {
 
 #[test]
 fn an_unknown_id_in_the_path_is_not_found_at_path_id() {
-    // decisions.md §9: 404 at ["path", "id"] for an unknown id
+    // docs/decisions.md §9: 404 at ["path", "id"] for an unknown id
     let loc = json!(["path", "id"]);
     let out = answers(vec![
         request("app", "GET", "/documents/doc-1"),
@@ -128,7 +128,7 @@ fn an_unknown_id_in_the_path_is_not_found_at_path_id() {
 
 #[test]
 fn an_unknown_path_is_not_found_at_path() {
-    // decisions.md §9: 404 at ["path"] for an unknown path
+    // docs/decisions.md §9: 404 at ["path"] for an unknown path
     for path in [
         "/invoices",
         "/documents/doc-1/pdfs",
@@ -150,7 +150,7 @@ fn an_unknown_path_is_not_found_at_path() {
 
 #[test]
 fn a_known_path_with_a_method_it_does_not_take_is_method_not_allowed() {
-    // decisions.md §9: 405 method_not_allowed at ["method"] for a known path
+    // docs/decisions.md §9: 405 method_not_allowed at ["method"] for a known path
     let cases = [
         ("DELETE", "/documents/doc-1"),
         ("PUT", "/documents/doc-1"),
@@ -175,7 +175,7 @@ fn a_known_path_with_a_method_it_does_not_take_is_method_not_allowed() {
 
 #[test]
 fn a_raw_body_that_is_not_json_is_json_invalid_at_body() {
-    // decisions.md §8: json_invalid at ["body"] when the body is not JSON
+    // docs/decisions.md §8: json_invalid at ["body"] when the body is not JSON
     let raw = |method: &str, path: &str| json!({"client": "app", "method": method, "path": path, "raw_body": "{\"type\": "});
     let mut s = base();
     s["documents"] = json!([{"id": "doc-old", "create": invoice()}]);
@@ -200,7 +200,7 @@ fn a_raw_body_that_is_not_json_is_json_invalid_at_body() {
 
 #[test]
 fn a_body_that_is_not_json_still_answers_permissions_first() {
-    // decisions.md §9: permissions come first: a 403 carries no 422s
+    // docs/decisions.md §9: permissions come first: a 403 carries no 422s
     let mut s = base();
     s["documents"] = json!([{"id": "doc-old", "create": invoice()}]);
     s["requests"] = json!([
@@ -221,7 +221,7 @@ fn a_body_that_is_not_json_still_answers_permissions_first() {
 
 #[test]
 fn a_body_that_is_not_json_keeps_the_query_errors_of_a_create() {
-    // decisions.md §8: every error in one answer
+    // docs/decisions.md §8: every error in one answer
     let out = answers(vec![
         json!({"client": "app", "method": "POST", "path": "/documents?send_peppol=maybe", "raw_body": "{"}),
     ]);

@@ -1,4 +1,4 @@
-//! Loading a scenario (simulator.md "Scenario (input)"): each malformed condition
+//! Loading a scenario (docs/scenario.md "Scenario (input)"): each malformed condition
 //! answers `{"error": "…"}` saying what and where, and no input panics.
 
 use crate::support::{
@@ -20,7 +20,7 @@ fn with_record(list: &str, record: Value) -> Value {
 
 #[test]
 fn a_scenario_that_is_not_json_is_malformed() {
-    // simulator.md: malformed when it is not JSON
+    // docs/scenario.md: malformed when it is not JSON
     let message = malformed_bytes(b"{\"today\": \"2026-11-21\",");
     assert!(
         message.starts_with("scenario is not valid json: "),
@@ -38,7 +38,7 @@ fn a_scenario_that_is_not_an_object_is_malformed() {
 
 #[test]
 fn a_scenario_without_today_is_malformed() {
-    // simulator.md: malformed when today is missing
+    // docs/scenario.md: malformed when today is missing
     let mut s = base();
     s.as_object_mut().map(|m| m.remove("today"));
     assert_eq!(malformed(&s), "missing today");
@@ -48,7 +48,7 @@ fn a_scenario_without_today_is_malformed() {
 
 #[test]
 fn a_scenario_without_requests_is_malformed() {
-    // simulator.md: malformed when requests is missing
+    // docs/scenario.md: malformed when requests is missing
     let mut s = base();
     s.as_object_mut().map(|m| m.remove("requests"));
     assert_eq!(malformed(&s), "missing requests");
@@ -58,14 +58,14 @@ fn a_scenario_without_requests_is_malformed() {
 
 #[test]
 fn only_today_and_requests_are_required() {
-    // simulator.md: every top-level key but today and requests is optional
+    // docs/scenario.md: every top-level key but today and requests is optional
     let out = run(br#"{"today": "2026-11-21", "requests": []}"#);
     assert_eq!(out, json!({"responses": []}));
 }
 
 #[test]
 fn today_that_is_not_a_date_is_malformed() {
-    // simulator.md: malformed when today is not a valid date
+    // docs/scenario.md: malformed when today is not a valid date
     for bad in [
         "2026-02-30",
         "21/11/2026",
@@ -87,7 +87,7 @@ fn today_that_is_not_a_date_is_malformed() {
 
 #[test]
 fn now_that_is_not_a_date_time_is_malformed() {
-    // simulator.md: malformed when now is not a valid date-time
+    // docs/scenario.md: malformed when now is not a valid date-time
     for bad in [
         "2026-11-21",
         "noon",
@@ -108,7 +108,7 @@ fn now_that_is_not_a_date_time_is_malformed() {
 
 #[test]
 fn now_is_written_back_in_utc_with_z() {
-    // simulator.md: now is the clock for create_date, written back in UTC with Z
+    // docs/scenario.md: now is the clock for create_date, written back in UTC with Z
     let mut s = base();
     s["now"] = json!("2026-11-21T10:15:30+01:00");
     let out = responses(&with_requests(
@@ -121,7 +121,7 @@ fn now_is_written_back_in_utc_with_z() {
 
 #[test]
 fn now_defaults_to_today_at_midnight_utc() {
-    // simulator.md: now defaults to today at 00:00:00Z
+    // docs/scenario.md: now defaults to today at 00:00:00Z
     let out = responses(&with_requests(
         base(),
         vec![crate::support::create_request("app", "", &invoice())],
@@ -131,7 +131,7 @@ fn now_defaults_to_today_at_midnight_utc() {
 
 #[test]
 fn a_record_without_its_id_is_malformed() {
-    // simulator.md: malformed when a record lacks its id
+    // docs/scenario.md: malformed when a record lacks its id
     let cases = [
         (
             "relations",
@@ -185,7 +185,7 @@ fn a_record_without_its_id_is_malformed() {
 
 #[test]
 fn an_unknown_top_level_key_is_malformed() {
-    // simulator.md: malformed when a top-level key is unknown
+    // docs/scenario.md: malformed when a top-level key is unknown
     let mut s = base();
     s["why"] = json!("a comment");
     assert_eq!(malformed(&s), "unknown top-level key \"why\"");
@@ -193,7 +193,7 @@ fn an_unknown_top_level_key_is_malformed() {
 
 #[test]
 fn two_records_of_one_kind_sharing_an_id_are_malformed() {
-    // simulator.md: malformed when two records of one kind share an id
+    // docs/scenario.md: malformed when two records of one kind share an id
     let cases = [
         (
             "relations",
@@ -240,7 +240,7 @@ fn records_of_different_kinds_may_share_an_id() {
 
 #[test]
 fn a_preloaded_document_id_of_the_form_doc_n_or_sbx_n_is_malformed() {
-    // simulator.md: malformed when a preloaded document's id has the form doc-N or sbx-N
+    // docs/scenario.md: malformed when a preloaded document's id has the form doc-N or sbx-N
     for id in ["doc-1", "doc-007", "sbx-3"] {
         let mut s = base();
         s["documents"] = json!([{"id": id, "create": invoice()}]);
@@ -260,7 +260,7 @@ fn a_preloaded_document_id_of_the_form_doc_n_or_sbx_n_is_malformed() {
 
 #[test]
 fn a_preloaded_create_refused_by_the_rules_is_malformed_with_its_errors() {
-    // simulator.md: malformed when a preloaded document's create is refused (the
+    // docs/scenario.md: malformed when a preloaded document's create is refused (the
     // message carries the errors)
     let mut s = base();
     let mut body = invoice();
@@ -299,7 +299,7 @@ fn a_preloaded_state_refused_is_malformed_with_its_errors() {
 
 #[test]
 fn two_default_journals_in_one_category_are_malformed() {
-    // simulator.md: malformed when a category has two default journals
+    // docs/scenario.md: malformed when a category has two default journals
     let s = with_record(
         "journals",
         json!({"id": "jrn-x", "category": "sales_invoice", "numbering": "never", "default": true}),
@@ -312,7 +312,7 @@ fn two_default_journals_in_one_category_are_malformed() {
 
 #[test]
 fn a_contact_with_payment_terms_is_malformed() {
-    // simulator.md: a contact never has terms
+    // docs/scenario.md: a contact never has terms
     let s = with_record(
         "relations",
         json!({"id": "rel-piet", "kind": "contact", "payment_terms": "30-df"}),
@@ -516,7 +516,7 @@ fn unknown_keys_inside_records_and_requests_are_ignored() {
 
 #[test]
 fn the_same_scenario_gives_the_same_bytes() {
-    // decisions.md §1: same inputs, same outputs, byte for byte (tokens included)
+    // docs/decisions.md §1: same inputs, same outputs, byte for byte (tokens included)
     let s = with_requests(
         base(),
         vec![
@@ -642,7 +642,7 @@ fn fuzz_regression_a_journal_next_that_cannot_advance_is_malformed() {
 #[test]
 fn fuzz_regression_set_paid_amount_keeps_to_the_limits() {
     // fuzz finding: SET paid_amount 1e27 was stored and written without its minor unit;
-    // paid_amount keeps to 0..999999999 in SET too (interface.md Limits)
+    // paid_amount keeps to 0..999999999 in SET too (docs/interface.md Limits)
     let out = invoicing_core::simulator::run(include_bytes!(
         "../../fuzz/regressions/simulator/set-paid-amount-1e27-loses-minor-unit.json"
     ));

@@ -1,4 +1,4 @@
-//! What the simulator keeps (simulator.md): the ids it hands out, the journal
+//! What the simulator keeps (docs/scenario.md): the ids it hands out, the journal
 //! counters, preloaded documents, the sandbox that keeps nothing, `TICK`, `SET` and
 //! the default branding.
 
@@ -27,7 +27,7 @@ fn set(id: &str, state: &Value) -> Value {
 
 #[test]
 fn live_documents_get_doc_ids_in_creation_order() {
-    // simulator.md: ids of documents created by requests are doc-1, doc-2, … in
+    // docs/scenario.md: ids of documents created by requests are doc-1, doc-2, … in
     // creation order; preloaded documents keep their own ids and use up none of these
     let s = with_requests(
         with_documents(json!([{"id": "doc-old", "create": invoice()}])),
@@ -55,7 +55,7 @@ fn live_documents_get_doc_ids_in_creation_order() {
 
 #[test]
 fn sandbox_documents_get_sbx_ids_that_never_resolve() {
-    // simulator.md: a sandbox client's documents get ids sbx-1, sbx-2, … that never resolve
+    // docs/scenario.md: a sandbox client's documents get ids sbx-1, sbx-2, … that never resolve
     let out = answers(vec![
         create_request("sbx", "", &invoice()),
         create_request("sbx", "", &invoice()),
@@ -76,7 +76,7 @@ fn sandbox_documents_get_sbx_ids_that_never_resolve() {
 
 #[test]
 fn sandbox_answers_like_live_but_for_the_id() {
-    // simulator.md: a sandbox client is validated exactly like live and gets the status
+    // docs/scenario.md: a sandbox client is validated exactly like live and gets the status
     // and body a live client would (but for the id)
     let bad = json!({"type": "sale_invoice", "relation_id": "rel-acme", "lines": []});
     let out = answers(vec![
@@ -93,7 +93,7 @@ fn sandbox_answers_like_live_but_for_the_id() {
 
 #[test]
 fn sandbox_numbers_are_drawn_without_advancing_the_journal_counters() {
-    // simulator.md: its numbers are drawn without advancing the journal counters
+    // docs/scenario.md: its numbers are drawn without advancing the journal counters
     let out = answers(vec![
         create_request("sbx", "", &invoice()),
         create_request("sbx", "", &invoice()),
@@ -106,7 +106,7 @@ fn sandbox_numbers_are_drawn_without_advancing_the_journal_counters() {
 
 #[test]
 fn sandbox_patch_send_and_branding_changes_are_answered_but_not_applied() {
-    // simulator.md: its PATCH, send and branding changes are answered but not applied
+    // docs/scenario.md: its PATCH, send and branding changes are answered but not applied
     let s = with_requests(
         with_documents(json!([{"id": "doc-old", "create": invoice()}])),
         vec![
@@ -154,7 +154,7 @@ fn sandbox_patch_send_and_branding_changes_are_answered_but_not_applied() {
 
 #[test]
 fn the_sandbox_reads_the_scenario_world() {
-    // simulator.md: the scenario's world serves as both the live data and the
+    // docs/scenario.md: the scenario's world serves as both the live data and the
     // sandbox's demo data
     let s = with_requests(
         with_documents(json!([{"id": "doc-old", "create": invoice()}])),
@@ -170,7 +170,7 @@ fn the_sandbox_reads_the_scenario_world() {
 
 #[test]
 fn a_journal_next_is_the_next_sequence_of_the_window_holding_today() {
-    // simulator.md: journals[].next is the next sequence number of the window that
+    // docs/scenario.md: journals[].next is the next sequence number of the window that
     // holds today (default 1; every other window starts at 1)
     let mut s = base();
     s["journals"][0]["next"] = json!(7);
@@ -278,7 +278,7 @@ fn the_world_answers_the_context_of_the_scenario() {
 
 #[test]
 fn preloaded_documents_are_created_in_order_and_take_their_state() {
-    // simulator.md: documents[] are created in order through the normal create rules
+    // docs/scenario.md: documents[] are created in order through the normal create rules
     // (drawing their number like any create), then state overwrites their state fields
     let s = with_requests(
         with_documents(json!([
@@ -302,7 +302,7 @@ fn preloaded_documents_are_created_in_order_and_take_their_state() {
 
 #[test]
 fn tick_makes_the_files_available_and_sending_becomes_sent() {
-    // simulator.md: TICK: every document gets pdf_available and xml_available true,
+    // docs/scenario.md: TICK: every document gets pdf_available and xml_available true,
     // and every sending becomes sent
     let s = with_requests(
         with_documents(json!([
@@ -334,7 +334,7 @@ fn tick_makes_the_files_available_and_sending_becomes_sent() {
 
 #[test]
 fn tick_and_set_need_no_client() {
-    // simulator.md: TICK and SET need no client
+    // docs/scenario.md: TICK and SET need no client
     let s = with_requests(
         with_documents(json!([{"id": "doc-old", "create": invoice()}])),
         vec![
@@ -351,7 +351,7 @@ fn tick_and_set_need_no_client() {
 
 #[test]
 fn set_overrides_state_fields_and_answers_the_document() {
-    // simulator.md: SET /documents/{id}: back-office override of state fields (for
+    // docs/scenario.md: SET /documents/{id}: back-office override of state fields (for
     // example a recipient's rejected); it re-derives payment_status from a paid_amount
     let s = with_requests(
         with_documents(json!([{"id": "doc-old", "create": invoice()}])),
@@ -384,8 +384,8 @@ fn set_overrides_state_fields_and_answers_the_document() {
 
 #[test]
 fn a_send_failed_on_create_keeps_the_document_and_answers_the_error() {
-    // interface.md: 422 send_failed: the document was created and numbered, and the
-    // error names it (decisions.md §7: ctx {"document_id": ID})
+    // docs/interface.md: 422 send_failed: the document was created and numbered, and the
+    // error names it (docs/decisions.md §7: ctx {"document_id": ID})
     let mut body = invoice();
     body["relation_id"] = json!("rel-beta");
     let out = answers(vec![
@@ -443,7 +443,7 @@ fn patch_and_send_by_a_live_client_are_kept() {
 
 #[test]
 fn designating_a_branding_clears_the_previous_default() {
-    // simulator.md: PATCH /brandings/{id} designates the default branding and answers
+    // docs/scenario.md: PATCH /brandings/{id} designates the default branding and answers
     // the record with default as in the scenario
     let out = answers(vec![
         request_with(
@@ -490,7 +490,7 @@ fn designating_a_branding_clears_the_previous_default() {
 
 #[test]
 fn an_empty_branding_patch_changes_nothing() {
-    // simulator.md: {} changes nothing
+    // docs/scenario.md: {} changes nothing
     let out = answers(vec![
         request_with("app", "PATCH", "/brandings/brd-2", &json!({})),
         request_with("app", "PATCH", "/brandings/brd-1", &json!({})),
@@ -510,7 +510,7 @@ fn an_empty_branding_patch_changes_nothing() {
 
 #[test]
 fn a_branding_key_other_than_is_default_is_read_only() {
-    // simulator.md: any key but is_default is read_only (decisions.md §8)
+    // docs/scenario.md: any key but is_default is read_only (docs/decisions.md §8)
     let out = answers(vec![
         request_with(
             "app",
@@ -539,7 +539,7 @@ fn a_branding_key_other_than_is_default_is_read_only() {
 
 #[test]
 fn is_default_must_mean_true() {
-    // decisions.md §9: is_default must mean true; a value that means false is
+    // docs/decisions.md §9: is_default must mean true; a value that means false is
     // literal_error; anything else is bool_parsing
     let loc = json!(["body", "is_default"]);
     for value in [json!(false), json!("off"), json!(0), json!("No")] {
@@ -573,7 +573,7 @@ fn is_default_must_mean_true() {
 
 #[test]
 fn a_branding_patch_needs_u_and_an_object_body() {
-    // simulator.md: PATCH /brandings/{id} needs u; decisions.md §9: a missing body is
+    // docs/scenario.md: PATCH /brandings/{id} needs u; docs/decisions.md §9: a missing body is
     // missing at ["body"], a body that is not an object dict_type
     let out = answers(vec![
         request_with(
@@ -601,7 +601,7 @@ fn a_branding_patch_needs_u_and_an_object_body() {
 
 #[test]
 fn the_company_settings_of_the_scenario_reach_the_rules() {
-    // simulator.md: company {self_billing, legal_notice, exemption_mentions, currencies}
+    // docs/scenario.md: company {self_billing, legal_notice, exemption_mentions, currencies}
     let mut s = base();
     s["company"] = json!({
         "self_billing": true,
@@ -667,7 +667,7 @@ fn observe(
 
 #[test]
 fn the_sandbox_keeps_nothing() {
-    // interface.md rule 3, simulator.md: the sandbox validates fully and stores no change:
+    // docs/interface.md rule 3, docs/scenario.md: the sandbox validates fully and stores no change:
     // documents, journal counters and brandings are the same before and after
     let scenario = with_requests(
         with_documents(json!([{"id": "doc-old", "create": invoice()}])),

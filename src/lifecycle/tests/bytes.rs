@@ -81,7 +81,7 @@ fn create_from_bytes_answers_as_create_from_a_value() {
 
 #[test]
 fn create_from_bytes_that_are_not_json_answers_json_invalid() {
-    // simulator.md, decisions.md §8: json_invalid at ["body"] with the text sent; the
+    // docs/scenario.md, docs/decisions.md §8: json_invalid at ["body"] with the text sent; the
     // permissions are checked first, the query's errors kept beside it
     let ctx = TestContext::new();
     let bytes = b"{\"type\": ";

@@ -9,8 +9,8 @@ use super::*;
 
 #[test]
 fn create_computes_numbers_dates_and_statuses() {
-    // decisions.md §5: number in the journal's window, communication, statuses, origin api;
-    // interface.md States: accounting_status waiting, payment_status from paid_amount 0
+    // docs/decisions.md §5: number in the journal's window, communication, statuses, origin api;
+    // docs/interface.md States: accounting_status waiting, payment_status from paid_amount 0
     let c = try_create(&TestContext::new(), &body()).expect("accepted");
     let doc = &c.document;
     assert_eq!(doc.id, DOC_ID);
@@ -61,7 +61,7 @@ fn create_computes_numbers_dates_and_statuses() {
 
 #[test]
 fn create_is_deterministic() {
-    // decisions.md §1: same inputs, same outputs, byte for byte
+    // docs/decisions.md §1: same inputs, same outputs, byte for byte
     let a = created(&body());
     let b = created(&body());
     assert_eq!(a, b);
@@ -70,7 +70,7 @@ fn create_is_deterministic() {
 
 #[test]
 fn create_numbers_follow_the_journal_window() {
-    // decisions.md §5: never → {prefix}{seq:06}, yearly → {prefix}{YYYY}-{seq:04},
+    // docs/decisions.md §5: never → {prefix}{seq:06}, yearly → {prefix}{YYYY}-{seq:04},
     // monthly → {prefix}{YYYY}{MM}-{seq:04}, in the window of the issue date
     let b = with(body(), "issue_date", json!("2025-03-09"));
     assert_eq!(
@@ -108,7 +108,7 @@ fn create_numbers_follow_the_journal_window() {
 
 #[test]
 fn create_journal_defaults_follow_the_type_category() {
-    // decisions.md §5: sale_invoice → sales_invoice, sale_credit_note → sales_credit,
+    // docs/decisions.md §5: sale_invoice → sales_invoice, sale_credit_note → sales_credit,
     // purchase_invoice → purchases_invoice, purchase_credit_note → purchases_credit,
     // proforma_invoice → proforma
     let mut ctx = TestContext::new();
@@ -122,14 +122,14 @@ fn create_journal_defaults_follow_the_type_category() {
     ] {
         let doc = created_in(&ctx, &with(body(), "type", json!(t)));
         assert_eq!(doc.journal_id, j, "{t}");
-        // decisions.md §5: a proforma answers type proforma_invoice
+        // docs/decisions.md §5: a proforma answers type proforma_invoice
         assert_eq!(doc.to_json()["type"], json!(t));
     }
 }
 
 #[test]
 fn create_accepts_numbers_as_strings_and_echoes_their_scale() {
-    // decisions.md §2, §8: "12.50" and 12.50 both read exactly and echo 12.50; 1e2 is 100
+    // docs/decisions.md §2, §8: "12.50" and 12.50 both read exactly and echo 12.50; 1e2 is 100
     let doc = created(&with(
         body(),
         "lines",
@@ -151,7 +151,7 @@ fn create_accepts_numbers_as_strings_and_echoes_their_scale() {
 
 #[test]
 fn create_needs_the_c_permission() {
-    // decisions.md §7: create needs c (403 permission_denied)
+    // docs/decisions.md §7: create needs c (403 permission_denied)
     let ctx = TestContext::new();
     for perms in [U_ONLY, Permissions::default()] {
         let err = create(&ctx, perms, None, Some(&body()), DOC_ID).expect_err("refused");
@@ -166,7 +166,7 @@ fn create_needs_the_c_permission() {
 
 #[test]
 fn create_403_carries_no_422_even_with_a_broken_body() {
-    // decisions.md §9: permissions come first, a 403 carries no 422s
+    // docs/decisions.md §9: permissions come first, a 403 carries no 422s
     let ctx = TestContext::new();
     let broken = json!({"type": 5, "lines": [], "foo": 1});
     for b in [Some(&broken), None, Some(&json!([1]))] {
@@ -189,7 +189,7 @@ fn create_403_carries_no_422_even_with_a_broken_body() {
 
 #[test]
 fn create_send_peppol_needs_the_u_permission() {
-    // interface.md Errors §4: send_peppol without the u permission; decisions.md §7
+    // docs/interface.md Errors §4: send_peppol without the u permission; docs/decisions.md §7
     let ctx = TestContext::new();
     for text in ["true", "YES", "on", "1"] {
         let err = create(&ctx, C_ONLY, Some(text), Some(&body()), DOC_ID).expect_err("refused");
@@ -204,7 +204,7 @@ fn create_send_peppol_needs_the_u_permission() {
 
 #[test]
 fn create_without_send_needs_only_c() {
-    // decisions.md §7: u is needed only for send_peppol
+    // docs/decisions.md §7: u is needed only for send_peppol
     let ctx = TestContext::new();
     for text in [None, Some("false"), Some("0"), Some("No")] {
         let c = create(&ctx, C_ONLY, text, Some(&body()), DOC_ID).expect("accepted");
@@ -219,7 +219,7 @@ fn create_without_send_needs_only_c() {
 
 #[test]
 fn create_not_peppol_type_with_send_peppol() {
-    // decisions.md §7, §9: a proforma with send_peppol is not_peppol_type at ["query", "send_peppol"]
+    // docs/decisions.md §7, §9: a proforma with send_peppol is not_peppol_type at ["query", "send_peppol"]
     let err = create(
         &TestContext::new(),
         ALL,
@@ -240,7 +240,7 @@ fn create_not_peppol_type_with_send_peppol() {
 
 #[test]
 fn create_send_failed_creates_the_document() {
-    // interface.md create 422 send_failed, decisions.md §7: the document exists and is
+    // docs/interface.md create 422 send_failed, docs/decisions.md §7: the document exists and is
     // numbered, the error's ctx is {"document_id": ID}, peppol_status stays not_sent
     let ctx = TestContext::new();
     for rel in [NO_TERMS, CONTACT] {
@@ -269,7 +269,7 @@ fn create_send_failed_creates_the_document() {
 
 #[test]
 fn create_send_peppol_sets_sending() {
-    // decisions.md §7: a started send sets peppol_status sending
+    // docs/decisions.md §7: a started send sets peppol_status sending
     let c = create(
         &TestContext::new(),
         ALL,
@@ -285,7 +285,7 @@ fn create_send_peppol_sets_sending() {
 
 #[test]
 fn create_send_peppol_query_booleans_are_lax() {
-    // decisions.md §8, §9: true/false/1/0/yes/no/on/off in any case
+    // docs/decisions.md §8, §9: true/false/1/0/yes/no/on/off in any case
     let ctx = TestContext::new();
     for (text, status) in [
         ("yes", PeppolStatus::Sending),
@@ -303,12 +303,12 @@ fn create_send_peppol_query_booleans_are_lax() {
 }
 
 // ---------------------------------------------------------------------------------
-// Create: decisions.md §9 fine points
+// Create: docs/decisions.md §9 fine points
 // ---------------------------------------------------------------------------------
 
 #[test]
 fn create_unresolved_relation_is_reported_beside_a_too_long_order_number() {
-    // decisions.md §9: both layers are reported
+    // docs/decisions.md §9: both layers are reported
     let b = with(
         with(body(), "relation_id", json!("rel-nope")),
         "order_number",
@@ -326,7 +326,7 @@ fn create_unresolved_relation_is_reported_beside_a_too_long_order_number() {
 
 #[test]
 fn create_location_of_another_relation_checked_only_when_both_resolve() {
-    // decisions.md §9: a location of another relation is checked only when both ids resolve
+    // docs/decisions.md §9: a location of another relation is checked only when both ids resolve
     let b = with(
         with(body(), "relation_id", json!("rel-nope")),
         "delivery_location_id",
@@ -352,7 +352,7 @@ fn create_location_of_another_relation_checked_only_when_both_resolve() {
 
 #[test]
 fn create_paid_amount_checked_only_when_amounts_could_be_computed() {
-    // decisions.md §9: paid_amount is checked against the total only when the amounts could be computed
+    // docs/decisions.md §9: paid_amount is checked against the total only when the amounts could be computed
     let b = with(
         with_line(body(), "quantity", json!("x")),
         "paid_amount",
@@ -398,7 +398,7 @@ fn create_paid_amount_checked_only_when_amounts_could_be_computed() {
 
 #[test]
 fn create_null_on_an_optional_field_means_absent() {
-    // decisions.md §9: on create, null on an optional field means absent (journal_id null → default)
+    // docs/decisions.md §9: on create, null on an optional field means absent (journal_id null → default)
     let mut b = body();
     for key in [
         "journal_id",
@@ -424,7 +424,7 @@ fn create_null_on_an_optional_field_means_absent() {
 
 #[test]
 fn create_ignores_relation_type_attachments_and_due_date() {
-    // interface.md create table, decisions.md §9: ignored whatever their value
+    // docs/interface.md create table, docs/decisions.md §9: ignored whatever their value
     for v in [
         json!("contact"),
         json!(5),
@@ -461,7 +461,7 @@ fn create_ignores_relation_type_attachments_and_due_date() {
 
 #[test]
 fn create_legal_notice_defaults_on_a_sale_invoice_only() {
-    // decisions.md §5: absent or null on a sale_invoice takes the company's text; "" stays ""
+    // docs/decisions.md §5: absent or null on a sale_invoice takes the company's text; "" stays ""
     assert_eq!(created(&body()).legal_notice.as_deref(), Some(LEGAL));
     assert_eq!(
         created(&with(body(), "legal_notice", Value::Null))
@@ -478,7 +478,7 @@ fn create_legal_notice_defaults_on_a_sale_invoice_only() {
             .as_deref(),
         Some("Own text")
     );
-    // interface.md create table: the default is for a sale invoice; none on a credit note or proforma
+    // docs/interface.md create table: the default is for a sale invoice; none on a credit note or proforma
     for t in ["sale_credit_note", "proforma_invoice"] {
         let doc = created(&with(body(), "type", json!(t)));
         assert_eq!(doc.legal_notice, None, "{t}");
@@ -497,7 +497,7 @@ fn create_legal_notice_defaults_on_a_sale_invoice_only() {
 
 #[test]
 fn create_payment_terms_default_from_the_relation_else_30_df() {
-    // interface.md create table: defaults to the terms of the third party, else 30-df;
+    // docs/interface.md create table: defaults to the terms of the third party, else 30-df;
     // a contact never has terms
     assert_eq!(created(&body()).payment_terms.to_string(), "30-fm");
     let doc = created(&with(body(), "relation_id", json!(NO_TERMS)));
@@ -552,7 +552,7 @@ fn broken_body() -> Value {
 }
 
 /// The error body with its entries sorted by loc then code: the order of the list is
-/// not part of the contract (decisions.md §8), every entry is.
+/// not part of the contract (docs/decisions.md §8), every entry is.
 fn sorted_body(err: &ApiError) -> Value {
     let mut detail = err.errors.clone();
     detail.sort_by_key(|e| (e.loc.to_json().to_string(), e.code));
@@ -561,7 +561,7 @@ fn sorted_body(err: &ApiError) -> Value {
 
 #[test]
 fn create_reports_every_error_in_one_answer() {
-    // decisions.md §8: validation collects every error it can find in one pass, each
+    // docs/decisions.md §8: validation collects every error it can find in one pass, each
     // with its full loc; §9: both layers
     let err = refused(&broken_body());
     assert_set(
@@ -614,7 +614,7 @@ fn create_reports_every_error_in_one_answer() {
 
 #[test]
 fn create_five_hundred_broken_lines_give_five_hundred_errors() {
-    // decisions.md §8: every error in one pass
+    // docs/decisions.md §8: every error in one pass
     let err = refused(&with(
         body(),
         "lines",
@@ -638,7 +638,7 @@ fn create_five_hundred_broken_lines_give_five_hundred_errors() {
 
 #[test]
 fn create_error_body_is_a_detail_list() {
-    // decisions.md §8: every error is {"detail": [...]}, whatever its status
+    // docs/decisions.md §8: every error is {"detail": [...]}, whatever its status
     let err = refused(&json!({}));
     let body = err.body();
     assert_eq!(body["detail"].as_array().map(Vec::len), Some(3));

@@ -9,7 +9,7 @@ use super::*;
 
 #[test]
 fn create_missing_type() {
-    // interface.md create table: type is required; decisions.md §8 missing
+    // docs/interface.md create table: type is required; docs/decisions.md §8 missing
     refuse(
         &without(body(), "type"),
         ErrorCode::Missing,
@@ -24,7 +24,7 @@ fn create_missing_type() {
 
 #[test]
 fn create_missing_relation_id() {
-    // interface.md create table: relation_id is required
+    // docs/interface.md create table: relation_id is required
     refuse(
         &without(body(), "relation_id"),
         ErrorCode::Missing,
@@ -39,7 +39,7 @@ fn create_missing_relation_id() {
 
 #[test]
 fn create_missing_lines() {
-    // interface.md create table: lines is required
+    // docs/interface.md create table: lines is required
     refuse(
         &without(body(), "lines"),
         ErrorCode::Missing,
@@ -54,7 +54,7 @@ fn create_missing_lines() {
 
 #[test]
 fn create_missing_line_fields() {
-    // decisions.md §4: quantity and unit_price are required on a line
+    // docs/decisions.md §4: quantity and unit_price are required on a line
     refuse(
         &with(body(), "lines", json!([{"unit_price": 1, "vat_rate": 21}])),
         ErrorCode::Missing,
@@ -74,7 +74,7 @@ fn create_missing_line_fields() {
 
 #[test]
 fn create_empty_object_misses_every_required_field() {
-    // decisions.md §8: every error in one pass
+    // docs/decisions.md §8: every error in one pass
     assert_set(
         &refused(&json!({})),
         422,
@@ -88,7 +88,7 @@ fn create_empty_object_misses_every_required_field() {
 
 #[test]
 fn create_missing_or_null_body_is_missing_at_body() {
-    // decisions.md §9: a missing or null body is missing at ["body"]
+    // docs/decisions.md §9: a missing or null body is missing at ["body"]
     let ctx = TestContext::new();
     for b in [None, Some(&Value::Null)] {
         let err = create(&ctx, ALL, None, b, DOC_ID).expect_err("refused");
@@ -98,7 +98,7 @@ fn create_missing_or_null_body_is_missing_at_body() {
 
 #[test]
 fn create_body_not_an_object_is_dict_type_at_body() {
-    // decisions.md §9: a body that is not an object is dict_type at ["body"]
+    // docs/decisions.md §9: a body that is not an object is dict_type at ["body"]
     for b in [
         json!([]),
         json!([body()]),
@@ -116,7 +116,7 @@ fn create_body_not_an_object_is_dict_type_at_body() {
 
 #[test]
 fn create_string_type() {
-    // decisions.md §8: a value of the wrong JSON type
+    // docs/decisions.md §8: a value of the wrong JSON type
     for key in [
         "relation_id",
         "journal_id",
@@ -172,7 +172,7 @@ fn create_string_type() {
 
 #[test]
 fn create_list_type() {
-    // decisions.md §8: lines and allowance_charges are lists
+    // docs/decisions.md §8: lines and allowance_charges are lists
     for v in [json!("abc"), json!({}), json!(5)] {
         refuse(
             &with(body(), "lines", v.clone()),
@@ -194,7 +194,7 @@ fn create_list_type() {
 
 #[test]
 fn create_dict_type_on_a_line() {
-    // decisions.md §8: a line, an allowance/charge and item_properties are objects
+    // docs/decisions.md §8: a line, an allowance/charge and item_properties are objects
     for v in [json!(5), json!("line"), json!([line()])] {
         refuse(
             &with(body(), "lines", json!([v.clone()])),
@@ -216,7 +216,7 @@ fn create_dict_type_on_a_line() {
 
 #[test]
 fn create_decimal_parsing() {
-    // decisions.md §8: a number is a JSON number or a decimal string
+    // docs/decisions.md §8: a number is a JSON number or a decimal string
     for v in [
         json!("abc"),
         json!("1,5"),
@@ -260,7 +260,7 @@ fn create_decimal_parsing() {
 
 #[test]
 fn create_date_parsing() {
-    // decisions.md §8: dates are YYYY-MM-DD
+    // docs/decisions.md §8: dates are YYYY-MM-DD
     for key in [
         "issue_date",
         "tax_point_date",
@@ -288,7 +288,7 @@ fn create_date_parsing() {
 
 #[test]
 fn create_bool_parsing_on_send_peppol() {
-    // decisions.md §9: query booleans are lax; anything else is bool_parsing at ["query", "send_peppol"]
+    // docs/decisions.md §9: query booleans are lax; anything else is bool_parsing at ["query", "send_peppol"]
     let ctx = TestContext::new();
     for text in ["maybe", "", "2", "tru", "y", "null"] {
         let err = create(&ctx, ALL, Some(text), Some(&body()), DOC_ID).expect_err("refused");
@@ -331,7 +331,7 @@ fn body_reads(text: &str) -> Option<bool> {
 #[test]
 
 fn booleans_in_bodies_and_queries_are_lax_alike() {
-    // decisions.md §9: booleans in bodies and queries are lax alike: true/false, 1/0, yes/no,
+    // docs/decisions.md §9: booleans in bodies and queries are lax alike: true/false, 1/0, yes/no,
     // on/off in any case; anything else is bool_parsing
     for text in [
         "true", "FALSE", "1", "0", "Yes", "no", "ON", "off", "maybe", "", " true", "yes ", "\ton",
@@ -345,7 +345,7 @@ fn booleans_in_bodies_and_queries_are_lax_alike() {
 
 #[test]
 fn create_bool_parsing_is_reported_beside_body_errors() {
-    // decisions.md §8: every error in one pass, the query included
+    // docs/decisions.md §8: every error in one pass, the query included
     let err = create(&TestContext::new(), ALL, Some("maybe"), None, DOC_ID).expect_err("refused");
     assert_set(
         &err,
@@ -363,7 +363,7 @@ fn create_bool_parsing_is_reported_beside_body_errors() {
 
 #[test]
 fn create_extra_forbidden() {
-    // decisions.md §5: any unknown key is extra_forbidden
+    // docs/decisions.md §5: any unknown key is extra_forbidden
     for key in [
         "foo",
         "send_mail",
@@ -396,7 +396,7 @@ fn create_extra_forbidden() {
 
 #[test]
 fn create_derived_field_on_the_document() {
-    // decisions.md §5, interface.md create rule 1: a derived Document field is derived_field
+    // docs/decisions.md §5, docs/interface.md create rule 1: a derived Document field is derived_field
     for key in [
         "id",
         "origin",
@@ -426,7 +426,7 @@ fn create_derived_field_on_the_document() {
 
 #[test]
 fn create_derived_field_on_a_line() {
-    // decisions.md §4: sequence, subtotal, total and tax_amount of a line are derived
+    // docs/decisions.md §4: sequence, subtotal, total and tax_amount of a line are derived
     for key in ["sequence", "subtotal", "total", "tax_amount"] {
         refuse(
             &with_line(body(), key, json!(1)),
@@ -438,8 +438,8 @@ fn create_derived_field_on_a_line() {
 
 #[test]
 fn create_a_read_document_posted_back_is_refused_only_for_its_derived_fields() {
-    // interface.md create table: attachments, relation_type and due_date are accepted so a
-    // read document can be posted back; decisions.md §5: its derived fields are refused
+    // docs/interface.md create table: attachments, relation_type and due_date are accepted so a
+    // read document can be posted back; docs/decisions.md §5: its derived fields are refused
     let read = stored().to_json();
     let mut expected: Vec<(ErrorCode, Value)> = [
         "id",
@@ -475,7 +475,7 @@ fn create_a_read_document_posted_back_is_refused_only_for_its_derived_fields() {
 
 #[test]
 fn create_enum_type() {
-    // interface.md create table: type is one of five values
+    // docs/interface.md create table: type is one of five values
     for t in ["invoice", "Sale_Invoice", "other_document", "unknown", ""] {
         refuse(
             &with(body(), "type", json!(t)),
@@ -487,7 +487,7 @@ fn create_enum_type() {
 
 #[test]
 fn create_enum_vat_code() {
-    // decisions.md §4: vat_code is one of seven values
+    // docs/decisions.md §4: vat_code is one of seven values
     for c in ["standardd", "Standard", "exempt", ""] {
         refuse(
             &with_line(body(), "vat_code", json!(c)),
@@ -499,7 +499,7 @@ fn create_enum_vat_code() {
 
 #[test]
 fn create_enum_allowance_type() {
-    // decisions.md §8: an allowance/charge type is allowance or charge
+    // docs/decisions.md §8: an allowance/charge type is allowance or charge
     for t in ["discount", "Allowance", "surcharge"] {
         refuse(
             &with(
@@ -524,7 +524,7 @@ fn create_enum_allowance_type() {
 
 #[test]
 fn create_string_too_long_order_number() {
-    // interface.md Limits: order_number at most 255 characters
+    // docs/interface.md Limits: order_number at most 255 characters
     assert_eq!(
         created(&with(body(), "order_number", chars('a', 255)))
             .order_number
@@ -540,7 +540,7 @@ fn create_string_too_long_order_number() {
 
 #[test]
 fn create_string_too_long_despatch_reference() {
-    // interface.md Limits: despatch_reference at most 50 characters
+    // docs/interface.md Limits: despatch_reference at most 50 characters
     created(&with(body(), "despatch_reference", chars('d', 50)));
     refuse(
         &with(body(), "despatch_reference", chars('d', 51)),
@@ -551,7 +551,7 @@ fn create_string_too_long_despatch_reference() {
 
 #[test]
 fn create_string_too_long_buyer_reference() {
-    // interface.md Limits: buyer_reference at most 50 characters
+    // docs/interface.md Limits: buyer_reference at most 50 characters
     created(&with(body(), "buyer_reference", chars('b', 50)));
     refuse(
         &with(body(), "buyer_reference", chars('b', 51)),
@@ -562,7 +562,7 @@ fn create_string_too_long_buyer_reference() {
 
 #[test]
 fn create_string_too_long_legal_notice() {
-    // interface.md Limits: legal_notice at most 10000 characters
+    // docs/interface.md Limits: legal_notice at most 10000 characters
     created(&with(body(), "legal_notice", chars('l', 10_000)));
     refuse(
         &with(body(), "legal_notice", chars('l', 10_001)),
@@ -573,7 +573,7 @@ fn create_string_too_long_legal_notice() {
 
 #[test]
 fn create_string_too_long_currency_alone() {
-    // decisions.md §9: a currency over 20 characters gets string_too_long alone
+    // docs/decisions.md §9: a currency over 20 characters gets string_too_long alone
     for n in [21, 24] {
         refuse(
             &with(body(), "currency", chars('E', n)),
@@ -591,7 +591,7 @@ fn create_string_too_long_currency_alone() {
 
 #[test]
 fn create_string_too_long_allowance_reason_and_code() {
-    // decisions.md §8: reason at most 255 characters, code at most 10
+    // docs/decisions.md §8: reason at most 255 characters, code at most 10
     let ac = |reason: Value, code: Value| json!([{"type": "charge", "amount": 1, "reason": reason, "code": code}]);
     created(&with(
         body(),
@@ -643,7 +643,7 @@ fn create_string_too_long_allowance_reason_and_code() {
 
 #[test]
 fn create_string_length_counts_characters_not_bytes() {
-    // decisions.md §8: string length in characters
+    // docs/decisions.md §8: string length in characters
     for c in ['é', '🧾', '€', '中'] {
         let doc = created(&with(body(), "order_number", chars(c, 255)));
         assert_eq!(doc.order_number.map(|s| s.chars().count()), Some(255));
@@ -681,7 +681,7 @@ fn create_string_length_counts_characters_not_bytes() {
 
 #[test]
 fn create_lines_too_short() {
-    // interface.md Errors §4: a lines list with fewer than 1 element
+    // docs/interface.md Errors §4: a lines list with fewer than 1 element
     refuse(
         &with(body(), "lines", json!([])),
         ErrorCode::TooShort,
@@ -691,7 +691,7 @@ fn create_lines_too_short() {
 
 #[test]
 fn create_lines_one_and_five_hundred_pass() {
-    // interface.md Limits: lines 1 to 500
+    // docs/interface.md Limits: lines 1 to 500
     assert_eq!(
         created(&with(body(), "lines", many(1, &line())))
             .lines
@@ -706,7 +706,7 @@ fn create_lines_one_and_five_hundred_pass() {
 
 #[test]
 fn create_lines_too_long() {
-    // interface.md Errors §4: a lines list with more than 500 elements
+    // docs/interface.md Errors §4: a lines list with more than 500 elements
     refuse(
         &with(body(), "lines", many(501, &line())),
         ErrorCode::TooLong,
@@ -716,8 +716,8 @@ fn create_lines_too_long() {
 
 #[test]
 fn create_allowance_charges_fifty_pass_fifty_one_too_long() {
-    // interface.md Errors §4: an allowance_charges list with more than 50 elements, on the
-    // document and (decisions.md §4) on a line
+    // docs/interface.md Errors §4: an allowance_charges list with more than 50 elements, on the
+    // document and (docs/decisions.md §4) on a line
     let doc = created(&with(
         body(),
         "allowance_charges",
@@ -753,7 +753,7 @@ fn create_allowance_charges_fifty_pass_fifty_one_too_long() {
 
 #[test]
 fn create_quantity_range() {
-    // decisions.md §4: |quantity| ≤ 999999999, negative allowed
+    // docs/decisions.md §4: |quantity| ≤ 999999999, negative allowed
     let loc = json!(["body", "lines", 0, "quantity"]);
     let two = |q: Value| {
         with(
@@ -780,7 +780,7 @@ fn create_quantity_range() {
 
 #[test]
 fn create_unit_price_range() {
-    // decisions.md §4: 0 ≤ unit_price ≤ 999999999 (BR-27: not negative)
+    // docs/decisions.md §4: 0 ≤ unit_price ≤ 999999999 (BR-27: not negative)
     let loc = json!(["body", "lines", 0, "unit_price"]);
     created(&with_line(body(), "unit_price", json!(0)));
     created(&with_line(
@@ -804,7 +804,7 @@ fn create_unit_price_range() {
 
 #[test]
 fn create_quantity_and_price_decimal_places() {
-    // decisions.md §4: at most 6 decimals; §2: counted trailing zeros aside
+    // docs/decisions.md §4: at most 6 decimals; §2: counted trailing zeros aside
     for key in ["quantity", "unit_price"] {
         created(&with_line(body(), key, json!("1.000001")));
         created(&with_line(body(), key, num("10.0000000")));
@@ -828,7 +828,7 @@ fn create_quantity_and_price_decimal_places() {
 
 #[test]
 fn create_paid_amount_range() {
-    // interface.md Limits: paid_amount 0 to 999999999
+    // docs/interface.md Limits: paid_amount 0 to 999999999
     let loc = json!(["body", "paid_amount"]);
     created(&with(body(), "paid_amount", json!(0)));
     refuse(
@@ -856,7 +856,7 @@ fn create_paid_amount_range() {
 
 #[test]
 fn create_paid_amount_minor_unit_decimals() {
-    // decisions.md §2: an input amount with more decimals than the minor unit is refused
+    // docs/decisions.md §2: an input amount with more decimals than the minor unit is refused
     let loc = json!(["body", "paid_amount"]);
     refuse(
         &with(body(), "paid_amount", json!("0.001")),
@@ -901,7 +901,7 @@ fn create_paid_amount_minor_unit_decimals() {
 
 #[test]
 fn create_allowance_amount_and_rate_ranges() {
-    // decisions.md §3.2: amount > 0 with at most m decimals; 0 < rate ≤ 100, at most 4 decimals
+    // docs/decisions.md §3.2: amount > 0 with at most m decimals; 0 < rate ≤ 100, at most 4 decimals
     let at = |ac: Value| with(body(), "allowance_charges", json!([ac]));
     let loc = |k: &str| json!(["body", "allowance_charges", 0, k]);
     created(&at(json!({"type": "allowance", "rate": 100})));
@@ -951,7 +951,7 @@ fn create_allowance_amount_and_rate_ranges() {
 
 #[test]
 fn create_string_pattern_mismatch_payment_terms() {
-    // interface.md: ^\d{1,4}-(df|fm|mf)$; decisions.md §4b: ASCII digits, lower-case basis
+    // docs/interface.md: ^\d{1,4}-(df|fm|mf)$; docs/decisions.md §4b: ASCII digits, lower-case basis
     for t in [
         "30-DF",
         "10000-df",
@@ -977,7 +977,7 @@ fn create_string_pattern_mismatch_payment_terms() {
 
 #[test]
 fn create_payment_terms_in_pattern_pass_and_echo() {
-    // interface.md: days 0 or more, 1 to 4 digits; decisions.md §2: echoed as sent
+    // docs/interface.md: days 0 or more, 1 to 4 digits; docs/decisions.md §2: echoed as sent
     for (t, due) in [
         ("0-df", "2026-11-21"),
         ("9999-df", "2054-04-07"),
@@ -996,7 +996,7 @@ fn create_payment_terms_in_pattern_pass_and_echo() {
 
 #[test]
 fn create_vat_rate_required_on_standard() {
-    // decisions.md §4: standard needs a rate (absent or null)
+    // docs/decisions.md §4: standard needs a rate (absent or null)
     let loc = json!(["body", "lines", 0, "vat_rate"]);
     refuse(
         &json!({"type": "sale_invoice", "relation_id": COMPANY, "lines": [{"quantity": 1, "unit_price": 1}]}),
@@ -1021,7 +1021,7 @@ fn create_vat_rate_required_on_standard() {
 
 #[test]
 fn create_standard_vat_rate_range() {
-    // decisions.md §4: 0 < rate ≤ 100, at most 4 decimals; §9: standard 0 is greater_than
+    // docs/decisions.md §4: 0 < rate ≤ 100, at most 4 decimals; §9: standard 0 is greater_than
     let loc = json!(["body", "lines", 0, "vat_rate"]);
     refuse(
         &with_line(body(), "vat_rate", json!(0)),
@@ -1054,7 +1054,7 @@ fn create_standard_vat_rate_range() {
 
 #[test]
 fn create_vat_rate_not_allowed() {
-    // decisions.md §4: exempt codes take rate 0; §9: not_subject takes no rate, 0 included
+    // docs/decisions.md §4: exempt codes take rate 0; §9: not_subject takes no rate, 0 included
     let loc = json!(["body", "lines", 0, "vat_rate"]);
     for code in [
         "exempted",
@@ -1093,7 +1093,7 @@ fn create_vat_rate_not_allowed() {
 
 #[test]
 fn create_vat_code_reserved() {
-    // decisions.md §4: the reserved legacy codes are refused on input
+    // docs/decisions.md §4: the reserved legacy codes are refused on input
     for code in ["transferred_vat", "canary_islands", "ceuta_melilla"] {
         refuse(
             &with_line(body(), "vat_code", json!(code)),
@@ -1105,7 +1105,7 @@ fn create_vat_code_reserved() {
 
 #[test]
 fn create_exempt_line_without_rate_answers_zero_and_not_subject_null() {
-    // decisions.md §9: a zero_rated or exempt line without a rate answers vat_rate 0;
+    // docs/decisions.md §9: a zero_rated or exempt line without a rate answers vat_rate 0;
     // a not_subject line and its group answer null
     for code in [
         "zero_rated",
@@ -1148,7 +1148,7 @@ fn create_exempt_line_without_rate_answers_zero_and_not_subject_null() {
 
 #[test]
 fn create_amount_or_rate_at_the_allowance_itself() {
-    // decisions.md §3.2, §9: exactly one of amount and rate, at the allowance/charge's loc
+    // docs/decisions.md §3.2, §9: exactly one of amount and rate, at the allowance/charge's loc
     for ac in [
         json!({"type": "allowance"}),
         json!({"type": "allowance", "amount": 1, "rate": 2}),
@@ -1177,7 +1177,7 @@ fn create_amount_or_rate_at_the_allowance_itself() {
 
 #[test]
 fn create_relation_not_found() {
-    // decisions.md §8: an id in the body that does not resolve
+    // docs/decisions.md §8: an id in the body that does not resolve
     refuse(
         &with(body(), "relation_id", json!("rel-nope")),
         ErrorCode::RelationNotFound,
@@ -1187,7 +1187,7 @@ fn create_relation_not_found() {
 
 #[test]
 fn create_journal_not_found() {
-    // decisions.md §8: an id in the body that does not resolve
+    // docs/decisions.md §8: an id in the body that does not resolve
     refuse(
         &with(body(), "journal_id", json!("j-nope")),
         ErrorCode::JournalNotFound,
@@ -1197,7 +1197,7 @@ fn create_journal_not_found() {
 
 #[test]
 fn create_delivery_location_not_found() {
-    // decisions.md §8: an id in the body that does not resolve
+    // docs/decisions.md §8: an id in the body that does not resolve
     refuse(
         &with(body(), "delivery_location_id", json!("loc-nope")),
         ErrorCode::DeliveryLocationNotFound,
@@ -1207,7 +1207,7 @@ fn create_delivery_location_not_found() {
 
 #[test]
 fn create_no_default_journal() {
-    // decisions.md §8, §9: no journal given and no default for the category, at ["body", "journal_id"]
+    // docs/decisions.md §8, §9: no journal given and no default for the category, at ["body", "journal_id"]
     let mut ctx = TestContext::new();
     ctx.defaults.remove(&JournalCategory::SalesInvoice);
     assert_only(
@@ -1225,7 +1225,7 @@ fn create_no_default_journal() {
 
 #[test]
 fn create_journal_category_mismatch() {
-    // interface.md Errors §4: a journal that does not match the type
+    // docs/interface.md Errors §4: a journal that does not match the type
     let mut ctx = TestContext::new();
     ctx.company.self_billing = true;
     for (t, j) in [
@@ -1256,7 +1256,7 @@ fn create_journal_category_mismatch() {
 
 #[test]
 fn create_delivery_location_relation_mismatch() {
-    // interface.md Errors §4: a delivery_location_id of another third party
+    // docs/interface.md Errors §4: a delivery_location_id of another third party
     refuse(
         &with(body(), "delivery_location_id", json!(LOC_NO_TERMS)),
         ErrorCode::DeliveryLocationRelationMismatch,
@@ -1268,7 +1268,7 @@ fn create_delivery_location_relation_mismatch() {
 
 #[test]
 fn create_self_billing_disabled() {
-    // interface.md create rule 4, Errors §4: self-billing types without self-billing enabled
+    // docs/interface.md create rule 4, Errors §4: self-billing types without self-billing enabled
     for t in ["purchase_invoice", "purchase_credit_note"] {
         refuse(
             &with(body(), "type", json!(t)),
@@ -1280,7 +1280,7 @@ fn create_self_billing_disabled() {
 
 #[test]
 fn create_self_billing_types_pass_with_self_billing() {
-    // interface.md create rule 4
+    // docs/interface.md create rule 4
     let mut ctx = TestContext::new();
     ctx.company.self_billing = true;
     for t in ["purchase_invoice", "purchase_credit_note"] {
@@ -1299,7 +1299,7 @@ fn create_self_billing_types_pass_with_self_billing() {
 
 #[test]
 fn create_date_in_future() {
-    // interface.md Errors §4: a future issue_date or delivery_date
+    // docs/interface.md Errors §4: a future issue_date or delivery_date
     for key in ["issue_date", "delivery_date"] {
         refuse(
             &with(body(), key, json!("2026-11-22")),
@@ -1316,7 +1316,7 @@ fn create_date_in_future() {
 
 #[test]
 fn create_today_is_not_in_the_future() {
-    // interface.md Limits: issue_date not in the future, delivery_date today or earlier
+    // docs/interface.md Limits: issue_date not in the future, delivery_date today or earlier
     let doc = created(&with(
         with(body(), "issue_date", json!("2026-11-21")),
         "delivery_date",
@@ -1339,7 +1339,7 @@ fn create_today_is_not_in_the_future() {
 
 #[test]
 fn create_period_end_before_start() {
-    // BR-29, decisions.md §5: at ["body", "period_end"]
+    // BR-29, docs/decisions.md §5: at ["body", "period_end"]
     let b = with(
         with(body(), "period_start", json!("2026-11-02")),
         "period_end",
@@ -1370,7 +1370,7 @@ fn create_period_end_before_start() {
 
 #[test]
 fn create_currency_not_supported() {
-    // decisions.md §2: active ISO 4217 codes, sent exactly; §9: codes without a minor unit are not supported
+    // docs/decisions.md §2: active ISO 4217 codes, sent exactly; §9: codes without a minor unit are not supported
     for c in ["ZZZ", "eur", "Eur", "XAU", "XDR", "XXX", "EU", "", " EUR"] {
         refuse(
             &with(body(), "currency", json!(c)),
@@ -1388,7 +1388,7 @@ fn create_currency_not_supported() {
 
 #[test]
 fn create_currency_not_in_the_company_list() {
-    // decisions.md §2: supported currencies are narrowed by the company's list
+    // docs/decisions.md §2: supported currencies are narrowed by the company's list
     let mut ctx = TestContext::new();
     ctx.company.currencies = Some(vec!["EUR".to_owned(), "USD".to_owned()]);
     assert_only(
@@ -1403,7 +1403,7 @@ fn create_currency_not_in_the_company_list() {
 
 #[test]
 fn create_company_without_eur_must_send_a_currency() {
-    // decisions.md §9: the company's list applies to the default too, at ["body", "currency"]
+    // docs/decisions.md §9: the company's list applies to the default too, at ["body", "currency"]
     let mut ctx = TestContext::new();
     ctx.company.currencies = Some(vec!["USD".to_owned()]);
     assert_only(
@@ -1438,13 +1438,13 @@ fn create_company_without_eur_must_send_a_currency() {
 
 #[test]
 fn create_paid_amount_above_total() {
-    // interface.md Errors §4: paid_amount above the total
+    // docs/interface.md Errors §4: paid_amount above the total
     refuse(
         &with(body(), "paid_amount", json!("121.01")),
         ErrorCode::PaidAmountAboveTotal,
         &json!(["body", "paid_amount"]),
     );
-    // decisions.md §3.10: paid = total → paid; 0 < paid < total → partial
+    // docs/decisions.md §3.10: paid = total → paid; 0 < paid < total → partial
     assert_eq!(
         created(&with(body(), "paid_amount", json!("121.00"))).payment_status,
         PaymentStatus::Paid
@@ -1459,7 +1459,7 @@ fn create_paid_amount_above_total() {
 
 #[test]
 fn create_negative_total() {
-    // decisions.md §3.9, §9: a negative total is refused at ["body"]
+    // docs/decisions.md §3.9, §9: a negative total is refused at ["body"]
     refuse(
         &with_line(body(), "quantity", json!(-1)),
         ErrorCode::NegativeTotal,
@@ -1485,7 +1485,7 @@ fn create_negative_total() {
 
 #[test]
 fn create_vat_group_not_positive() {
-    // decisions.md §3.6, §9: with a document allowance/charge every group base must be > 0,
+    // docs/decisions.md §3.6, §9: with a document allowance/charge every group base must be > 0,
     // at ["body", "allowance_charges"]
     let lines = json!([line(), {"quantity": -1, "unit_price": 10, "vat_rate": 6}]);
     let b = with(
@@ -1519,7 +1519,7 @@ fn create_vat_group_not_positive() {
 
 #[test]
 fn create_amount_out_of_range() {
-    // decisions.md §2, §9: a computed amount reaching 10^15 is refused at the line,
+    // docs/decisions.md §2, §9: a computed amount reaching 10^15 is refused at the line,
     // the allowance/charge, or ["body"]
     let big = json!({"quantity": "999999999", "unit_price": "999999999", "vat_rate": 21});
     refuse(

@@ -13,7 +13,7 @@ use super::*;
 
 #[test]
 fn create_date_needs_both_hyphens() {
-    // decisions.md §8: dates are YYYY-MM-DD; each hyphen is checked on its own
+    // docs/decisions.md §8: dates are YYYY-MM-DD; each hyphen is checked on its own
     for v in ["2026x11-21", "2026-11x21", "2026/11-21", "2026-11/21"] {
         refuse(
             &with(body(), "issue_date", json!(v)),
@@ -25,7 +25,7 @@ fn create_date_needs_both_hyphens() {
 
 #[test]
 fn greater_than_errors_name_their_bound() {
-    // decisions.md §8 and §9: a standard line with vat_rate 0 gets greater_than, with
+    // docs/decisions.md §8 and §9: a standard line with vat_rate 0 gets greater_than, with
     // ctx {"gt": …} and a message that says "greater than"
     let err = refused(&with_line(body(), "vat_rate", json!(0)));
     let loc = json!(["body", "lines", 0, "vat_rate"]);
@@ -51,7 +51,7 @@ fn greater_than_errors_name_their_bound() {
 
 #[test]
 fn a_hugely_negative_number_is_below_a_greater_than_bound() {
-    // decisions.md §8: a number too large for a decimal is still a number: below a
+    // docs/decisions.md §8: a number too large for a decimal is still a number: below a
     // "greater than" bound it gets greater_than, not decimal_parsing
     refuse(
         &with_line(body(), "vat_rate", num("-1e30")),
@@ -71,7 +71,7 @@ fn a_hugely_negative_number_is_below_a_greater_than_bound() {
 
 #[test]
 fn patch_currency_change_with_the_amounts_sent_again_is_accepted() {
-    // decisions.md §2 and §6: after a currency change only the stored amounts the body
+    // docs/decisions.md §2 and §6: after a currency change only the stored amounts the body
     // does not send again must fit the new minor unit; amounts sent with the change
     // replace them and are checked against the new currency
     let doc = created(&with(

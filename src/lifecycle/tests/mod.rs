@@ -1,7 +1,7 @@
 //! Tests of create, PATCH, send and state overrides, one per rule.
 //!
-//! Every test names the rule it checks and cites it (`// decisions.md §5`, `// BR-29`,
-//! `// interface.md Errors §4`). Refusals are asserted exactly: the HTTP status, the
+//! Every test names the rule it checks and cites it (`// docs/decisions.md §5`, `// BR-29`,
+//! `// docs/interface.md Errors §4`). Refusals are asserted exactly: the HTTP status, the
 //! code and the loc of every error. The world is a small [`TestContext`]: today is
 //! 2026-11-21, a company with a legal notice, three relations, a journal per category
 //! (plus a `never` and a `monthly` sales journal) and two delivery locations.

@@ -9,7 +9,7 @@ use super::*;
 
 #[test]
 fn patch_needs_the_u_permission() {
-    // decisions.md §7: PATCH needs u, checked before anything else
+    // docs/decisions.md §7: PATCH needs u, checked before anything else
     let ctx = TestContext::new();
     let doc = stored();
     let mut deleted = doc.clone();
@@ -30,7 +30,7 @@ fn patch_needs_the_u_permission() {
 
 #[test]
 fn patch_of_a_deleted_document_is_document_deleted_even_for_empty_body() {
-    // decisions.md §6, §9: any PATCH of a deleted document, even {}, at ["path", "id"]
+    // docs/decisions.md §6, §9: any PATCH of a deleted document, even {}, at ["path", "id"]
     let mut doc = stored();
     doc.accounting_status = AccountingStatus::Deleted;
     let ctx = TestContext::new();
@@ -58,7 +58,7 @@ fn patch_of_a_deleted_document_is_document_deleted_even_for_empty_body() {
 
 #[test]
 fn patch_missing_or_non_object_body() {
-    // decisions.md §9: a missing or null body is missing at ["body"]; not an object is dict_type
+    // docs/decisions.md §9: a missing or null body is missing at ["body"]; not an object is dict_type
     let ctx = TestContext::new();
     let doc = stored();
     for b in [None, Some(&Value::Null)] {
@@ -76,7 +76,7 @@ fn patch_missing_or_non_object_body() {
 
 #[test]
 fn patch_empty_body_returns_the_document_unchanged() {
-    // interface.md PATCH: only the fields present are applied
+    // docs/interface.md PATCH: only the fields present are applied
     let doc = stored();
     let out = patched(&doc, &json!({}));
     assert_eq!(out, doc);
@@ -85,7 +85,7 @@ fn patch_empty_body_returns_the_document_unchanged() {
 
 #[test]
 fn patch_extra_forbidden_and_derived_field() {
-    // decisions.md §6: derived Document fields are derived_field, other keys extra_forbidden
+    // docs/decisions.md §6: derived Document fields are derived_field, other keys extra_forbidden
     let doc = stored();
     for key in [
         "total_amount",
@@ -121,7 +121,7 @@ fn patch_extra_forbidden_and_derived_field() {
 
 #[test]
 fn patch_ignores_relation_type_attachments_and_due_date() {
-    // interface.md PATCH table, decisions.md §9: ignored whatever their value
+    // docs/interface.md PATCH table, docs/decisions.md §9: ignored whatever their value
     let doc = stored();
     for v in [
         json!("contact"),
@@ -144,7 +144,7 @@ fn patch_ignores_relation_type_attachments_and_due_date() {
 
 #[test]
 fn patch_absent_null_and_value_are_different() {
-    // decisions.md §6: absent = unchanged, null clears, a value sets
+    // docs/decisions.md §6: absent = unchanged, null clears, a value sets
     let doc = created(&full_body());
     assert_eq!(
         patched(&doc, &json!({"buyer_reference": "B-1"}))
@@ -172,7 +172,7 @@ fn patch_absent_null_and_value_are_different() {
 
 #[test]
 fn patch_null_not_allowed() {
-    // decisions.md §6: null on relation_id, issue_date, payment_terms, currency, lines or paid_amount
+    // docs/decisions.md §6: null on relation_id, issue_date, payment_terms, currency, lines or paid_amount
     let doc = stored();
     for key in [
         "relation_id",
@@ -193,7 +193,7 @@ fn patch_null_not_allowed() {
 
 #[test]
 fn patch_null_clears_optional_fields() {
-    // decisions.md §6: null clears delivery_location_id, the optional dates, the references and legal_notice
+    // docs/decisions.md §6: null clears delivery_location_id, the optional dates, the references and legal_notice
     let doc = created(&full_body());
     let keys = [
         "delivery_location_id",
@@ -215,7 +215,7 @@ fn patch_null_clears_optional_fields() {
     for key in keys {
         assert_eq!(out.to_json()[key], Value::Null, "{key}");
     }
-    // decisions.md §6: null clears legal_notice; no default comes back on PATCH
+    // docs/decisions.md §6: null clears legal_notice; no default comes back on PATCH
     assert_eq!(
         patched(&stored(), &json!({"legal_notice": null})).legal_notice,
         None
@@ -224,7 +224,7 @@ fn patch_null_clears_optional_fields() {
 
 #[test]
 fn patch_allowance_charges_null_or_empty_removes_them() {
-    // decisions.md §6: allowance_charges null or [] removes them
+    // docs/decisions.md §6: allowance_charges null or [] removes them
     let doc = created(&full_body());
     assert_eq!(field(&doc, "tax_exclusive_amount"), "90.00");
     for v in [Value::Null, json!([])] {
@@ -237,7 +237,7 @@ fn patch_allowance_charges_null_or_empty_removes_them() {
 
 #[test]
 fn patch_type_and_journal_id_are_read_only() {
-    // decisions.md §6: type and journal_id: absent, null or the current value pass; another is read_only
+    // docs/decisions.md §6: type and journal_id: absent, null or the current value pass; another is read_only
     let doc = stored();
     for b in [
         json!({"type": "sale_invoice"}),
@@ -268,7 +268,7 @@ fn patch_type_and_journal_id_are_read_only() {
 
 #[test]
 fn patch_lines_replace_all_and_sequences_restart() {
-    // interface.md PATCH: lines replaces all lines; Line: sequence is reassigned on every write
+    // docs/interface.md PATCH: lines replaces all lines; Line: sequence is reassigned on every write
     let doc = created(&with(body(), "lines", many(3, &line())));
     assert_eq!(field(&doc, "total_amount"), "363.00");
     let out = patched(
@@ -278,7 +278,7 @@ fn patch_lines_replace_all_and_sequences_restart() {
     assert_eq!(out.lines.len(), 2);
     assert_eq!(line_field(&out, 0, "sequence"), "1");
     assert_eq!(line_field(&out, 1, "sequence"), "2");
-    // decisions.md §6: everything is recomputed
+    // docs/decisions.md §6: everything is recomputed
     assert_eq!(field(&out, "tax_exclusive_amount"), "110.00");
     assert_eq!(field(&out, "tax_amount"), "21.60");
     assert_eq!(field(&out, "total_amount"), "131.60");
@@ -290,7 +290,7 @@ fn patch_lines_replace_all_and_sequences_restart() {
 
 #[test]
 fn patch_lines_and_allowance_list_limits() {
-    // interface.md Limits: lines 1 to 500 on PATCH too; allowance_charges at most 50
+    // docs/interface.md Limits: lines 1 to 500 on PATCH too; allowance_charges at most 50
     let doc = stored();
     refuse_patch(
         &doc,
@@ -326,7 +326,7 @@ fn patch_lines_and_allowance_list_limits() {
 
 #[test]
 fn patch_with_the_creation_lines_returns_the_same_amounts() {
-    // decisions.md §3: a computed document recomputes to itself
+    // docs/decisions.md §3: a computed document recomputes to itself
     let b = full_body();
     let doc = created(&b);
     let out = patched(
@@ -340,7 +340,7 @@ fn patch_with_the_creation_lines_returns_the_same_amounts() {
 
 #[test]
 fn patch_paid_amount_drives_payment_status() {
-    // interface.md States: PATCH with paid_amount re-derives payment_status; decisions.md §3.10
+    // docs/interface.md States: PATCH with paid_amount re-derives payment_status; docs/decisions.md §3.10
     let doc = stored();
     let out = patched(&doc, &json!({"paid_amount": "21.00"}));
     assert_eq!(
@@ -359,7 +359,7 @@ fn patch_paid_amount_drives_payment_status() {
 
 #[test]
 fn patch_paid_amount_range_and_decimals() {
-    // interface.md PATCH: paid_amount 0 to 999999999; decisions.md §2: minor-unit decimals
+    // docs/interface.md PATCH: paid_amount 0 to 999999999; docs/decisions.md §2: minor-unit decimals
     let doc = stored();
     let loc = json!(["body", "paid_amount"]);
     refuse_patch(
@@ -404,7 +404,7 @@ fn patch_paid_amount_range_and_decimals() {
 
 #[test]
 fn patch_paid_amount_above_total() {
-    // interface.md PATCH: paid_amount may not exceed the document total
+    // docs/interface.md PATCH: paid_amount may not exceed the document total
     let doc = stored();
     refuse_patch(
         &doc,
@@ -416,7 +416,7 @@ fn patch_paid_amount_above_total() {
 
 #[test]
 fn patch_paid_amount_checked_against_the_new_total() {
-    // decisions.md §6: everything is recomputed; paid_amount is checked against the new total
+    // docs/decisions.md §6: everything is recomputed; paid_amount is checked against the new total
     let doc = patched(&stored(), &json!({"paid_amount": "100"}));
     let cheaper = json!({"lines": [{"quantity": 1, "unit_price": 50, "vat_rate": 21}]});
     refuse_patch(
@@ -441,7 +441,7 @@ fn patch_paid_amount_checked_against_the_new_total() {
 
 #[test]
 fn patch_lines_validation_errors() {
-    // decisions.md §4, §8: lines on PATCH are read as on create
+    // docs/decisions.md §4, §8: lines on PATCH are read as on create
     let doc = stored();
     let b = json!({"lines": [line(), {"quantity": 1, "unit_price": 1, "vat_code": "not_subject", "vat_rate": 0}]});
     refuse_patch(
@@ -460,7 +460,7 @@ fn patch_lines_validation_errors() {
 
 #[test]
 fn patch_field_validation_errors() {
-    // interface.md PATCH table: the same limits as on create
+    // docs/interface.md PATCH table: the same limits as on create
     let doc = stored();
     refuse_patch(
         &doc,
@@ -534,7 +534,7 @@ fn patch_field_validation_errors() {
 
 #[test]
 fn patch_unresolved_relation_is_reported_beside_a_too_long_order_number() {
-    // decisions.md §9: both layers are reported, on PATCH too
+    // docs/decisions.md §9: both layers are reported, on PATCH too
     let err = patch_refused(
         &stored(),
         &json!({"relation_id": "rel-nope", "order_number": "o".repeat(256)}),
@@ -551,7 +551,7 @@ fn patch_unresolved_relation_is_reported_beside_a_too_long_order_number() {
 
 #[test]
 fn patch_paid_amount_checked_only_when_amounts_could_be_computed() {
-    // decisions.md §9: paid_amount is checked against the total only when the amounts could be computed
+    // docs/decisions.md §9: paid_amount is checked against the total only when the amounts could be computed
     let doc = stored();
     let bad_line = json!([{"quantity": "x", "unit_price": 1, "vat_rate": 21}]);
     refuse_patch(
@@ -608,7 +608,7 @@ fn patch_period_end_before_start_against_the_stored_bound() {
 
 #[test]
 fn patch_due_date_rederived_on_issue_date_or_payment_terms_change() {
-    // decisions.md §6: a change of issue_date or payment_terms re-derives due_date
+    // docs/decisions.md §6: a change of issue_date or payment_terms re-derives due_date
     let doc = created(&with(body(), "relation_id", json!(NO_TERMS)));
     assert_eq!(doc.due_date, d("2026-12-21"));
     assert_eq!(
@@ -657,7 +657,7 @@ fn assert_window(doc: &Document, inside: &[&str], outside: &[&str]) {
 
 #[test]
 fn patch_issue_date_window_never() {
-    // decisions.md §6, interface.md PATCH: freely in the past when the counter never restarts
+    // docs/decisions.md §6, docs/interface.md PATCH: freely in the past when the counter never restarts
     let doc = numbered(J_SALES_NEVER, "2026-11-21");
     assert_window(
         &doc,
@@ -681,7 +681,7 @@ fn patch_issue_date_window_never() {
 
 #[test]
 fn patch_issue_date_window_yearly() {
-    // decisions.md §6: the same year
+    // docs/decisions.md §6: the same year
     let doc = numbered(J_SALES, "2026-03-15");
     assert_window(
         &doc,
@@ -700,7 +700,7 @@ fn patch_issue_date_window_yearly() {
 
 #[test]
 fn patch_issue_date_window_monthly() {
-    // decisions.md §6: the same month
+    // docs/decisions.md §6: the same month
     let doc = numbered(J_SALES_MONTHLY, "2026-02-15");
     assert_window(
         &doc,
@@ -723,7 +723,7 @@ fn patch_issue_date_window_monthly() {
 
 #[test]
 fn patch_issue_date_window_binds_the_numbering_date_not_the_last_issue_date() {
-    // decisions.md §6: issue_date stays in the window the number was drawn in
+    // docs/decisions.md §6: issue_date stays in the window the number was drawn in
     let doc = numbered(J_SALES_MONTHLY, "2026-02-15");
     let moved = patched(&doc, &json!({"issue_date": "2026-02-01"}));
     assert_window(&moved, &["2026-02-28"], &["2026-01-31"]);
@@ -731,7 +731,7 @@ fn patch_issue_date_window_binds_the_numbering_date_not_the_last_issue_date() {
 
 #[test]
 fn patch_issue_date_in_future_and_outside_window() {
-    // decisions.md §9: every error of both layers
+    // docs/decisions.md §9: every error of both layers
     let doc = numbered(J_SALES, "2025-06-01");
     let err = patch_refused(&doc, &json!({"issue_date": "2026-11-22"}));
     assert_set(
@@ -753,7 +753,7 @@ fn patch_issue_date_in_future_and_outside_window() {
 
 #[test]
 fn patch_relation_change_keeps_payment_terms_and_updates_relation_type() {
-    // decisions.md §6: a relation change keeps the document's payment_terms
+    // docs/decisions.md §6: a relation change keeps the document's payment_terms
     let doc = stored();
     assert_eq!(doc.payment_terms.to_string(), "30-fm");
     let out = patched(&doc, &json!({"relation_id": CONTACT}));
@@ -771,7 +771,7 @@ fn patch_relation_change_keeps_payment_terms_and_updates_relation_type() {
 
 #[test]
 fn patch_relation_not_found() {
-    // decisions.md §8: an id in the body that does not resolve
+    // docs/decisions.md §8: an id in the body that does not resolve
     refuse_patch(
         &stored(),
         &json!({"relation_id": "rel-nope"}),
@@ -782,7 +782,7 @@ fn patch_relation_not_found() {
 
 #[test]
 fn patch_location_left_attached_must_belong_to_the_new_relation() {
-    // decisions.md §6: a delivery location left attached must belong to the new relation
+    // docs/decisions.md §6: a delivery location left attached must belong to the new relation
     let doc = created(&with(body(), "delivery_location_id", json!(LOC_COMPANY)));
     refuse_patch(
         &doc,
@@ -811,7 +811,7 @@ fn patch_location_left_attached_must_belong_to_the_new_relation() {
 
 #[test]
 fn patch_delivery_location_of_another_relation() {
-    // interface.md PATCH: one of the third party's saved addresses
+    // docs/interface.md PATCH: one of the third party's saved addresses
     let doc = stored();
     refuse_patch(
         &doc,
@@ -831,7 +831,7 @@ fn patch_delivery_location_of_another_relation() {
             .as_deref(),
         Some(LOC_COMPANY)
     );
-    // decisions.md §9: a location of another relation is checked only when both resolve
+    // docs/decisions.md §9: a location of another relation is checked only when both resolve
     refuse_patch(
         &doc,
         &json!({"relation_id": "rel-nope", "delivery_location_id": LOC_NO_TERMS}),
@@ -852,7 +852,7 @@ fn lock_base() -> Document {
     ))
 }
 
-/// The statuses that lock a document (decisions.md §6), each applied to `base`.
+/// The statuses that lock a document (docs/decisions.md §6), each applied to `base`.
 fn locked_variants(base: &Document) -> Vec<Document> {
     let mut out = Vec::new();
     for p in [
@@ -918,7 +918,7 @@ fn null_changes() -> Vec<&'static str> {
 
 #[test]
 fn patch_real_changes_pass_on_an_editable_document() {
-    // decisions.md §6: the lock applies only to the locking statuses
+    // docs/decisions.md §6: the lock applies only to the locking statuses
     let base = lock_base();
     for (key, v) in real_changes() {
         patched(&base, &json!({key: v}));
@@ -958,7 +958,7 @@ fn patch_real_changes_pass_on_an_editable_document() {
 
 #[test]
 fn patch_edit_lock_refuses_each_real_change() {
-    // decisions.md §6, §9: under the lock each real change other than paid_amount gets its own
+    // docs/decisions.md §6, §9: under the lock each real change other than paid_amount gets its own
     // document_locked at ["body", FIELD]
     for doc in locked_variants(&lock_base()) {
         let state = format!(
@@ -988,7 +988,7 @@ fn patch_edit_lock_refuses_each_real_change() {
 
 #[test]
 fn patch_edit_lock_reports_every_changed_field() {
-    // decisions.md §9: each real change gets its own document_locked; paid_amount may still change
+    // docs/decisions.md §9: each real change gets its own document_locked; paid_amount may still change
     for doc in locked_variants(&lock_base()) {
         let mut b = json!({"paid_amount": "5"});
         let mut expected = Vec::new();
@@ -1007,7 +1007,7 @@ fn patch_edit_lock_reports_every_changed_field() {
 
 #[test]
 fn patch_edit_lock_allows_paid_amount() {
-    // decisions.md §6: once locked only paid_amount may change
+    // docs/decisions.md §6: once locked only paid_amount may change
     for doc in locked_variants(&lock_base()) {
         let out = patched(&doc, &json!({"paid_amount": "21"}));
         assert_eq!(
@@ -1027,7 +1027,7 @@ fn patch_edit_lock_allows_paid_amount() {
 
 #[test]
 fn patch_edit_lock_a_field_sent_with_its_current_value_is_not_a_change() {
-    // decisions.md §9: a field sent with the value it already has, and ignored fields, are not changes
+    // docs/decisions.md §9: a field sent with the value it already has, and ignored fields, are not changes
     let same = json!({
         "type": "sale_invoice",
         "journal_id": J_SALES,
@@ -1071,7 +1071,7 @@ fn patch_edit_lock_a_field_sent_with_its_current_value_is_not_a_change() {
 
 #[test]
 fn patch_edit_lock_lines_and_allowances_sent_are_always_a_change() {
-    // decisions.md §9: lines and allowance_charges sent are always a change
+    // docs/decisions.md §9: lines and allowance_charges sent are always a change
     let doc = created(&full_body());
     for locked in locked_variants(&doc) {
         refuse_patch(
@@ -1105,7 +1105,7 @@ fn patch_edit_lock_lines_and_allowances_sent_are_always_a_change() {
 
 #[test]
 fn patch_edit_lock_type_and_journal_are_read_only_not_locked() {
-    // decisions.md §9: a changed type or journal_id is read_only, locked or not
+    // docs/decisions.md §9: a changed type or journal_id is read_only, locked or not
     for doc in locked_variants(&lock_base()) {
         refuse_patch(
             &doc,
@@ -1128,7 +1128,7 @@ fn patch_edit_lock_type_and_journal_are_read_only_not_locked() {
 
 #[test]
 fn patch_edit_lock_an_invalid_value_is_reported_alone() {
-    // decisions.md §9: a rule runs only when the fields it reads are valid; a value refused
+    // docs/decisions.md §9: a rule runs only when the fields it reads are valid; a value refused
     // by its own checks is reported, not as a locked change
     for doc in locked_variants(&lock_base()) {
         refuse_patch(
@@ -1161,7 +1161,7 @@ fn patch_edit_lock_an_invalid_value_is_reported_alone() {
 #[test]
 
 fn patch_edit_lock_an_unresolved_location_is_reported_alone() {
-    // decisions.md §9: a rule runs only when the fields it reads are valid, context included
+    // docs/decisions.md §9: a rule runs only when the fields it reads are valid, context included
     // (as for a relation_id that does not resolve, which gets relation_not_found alone)
     for doc in locked_variants(&lock_base()) {
         refuse_patch(
@@ -1175,7 +1175,7 @@ fn patch_edit_lock_an_unresolved_location_is_reported_alone() {
 
 #[test]
 fn patch_deleted_wins_over_the_lock() {
-    // decisions.md §6: a deleted document takes no change
+    // docs/decisions.md §6: a deleted document takes no change
     let mut doc = stored();
     doc.accounting_status = AccountingStatus::Deleted;
     doc.peppol_status = PeppolStatus::Sent;
@@ -1190,7 +1190,7 @@ fn patch_deleted_wins_over_the_lock() {
 #[test]
 
 fn patch_currency_change_revalidates_stored_amounts_against_the_new_minor_unit() {
-    // decisions.md §2: amounts have the currency's minor-unit decimals, no computed amount is
+    // docs/decisions.md §2: amounts have the currency's minor-unit decimals, no computed amount is
     // silently rounded, and remaining_amount = total_amount − paid_amount (§3.8). A stored
     // paid_amount of 0.50 EUR cannot stay 0.50 in JPY: the PATCH must be refused (or the
     // response would show paid 1, remaining total − 0.5 rounded, breaking the identity).
@@ -1206,7 +1206,7 @@ fn patch_currency_change_revalidates_stored_amounts_against_the_new_minor_unit()
 #[test]
 
 fn patch_currency_change_does_not_round_stored_fixed_allowances() {
-    // decisions.md §2: a fixed allowance/charge with more decimals than the minor unit is
+    // docs/decisions.md §2: a fixed allowance/charge with more decimals than the minor unit is
     // refused, and amounts are never silently rounded; a stored 0.50 EUR charge sent again
     // as JPY would be refused, so a currency change that keeps it must be refused too
     let doc = created(&with(body(), "allowance_charges", json!([charge("0.50")])));
@@ -1275,8 +1275,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     // A PATCH that is refused leaves the stored document as it was: equal, and
-    // byte-identical in its response shape (decisions.md §8: nothing is written).
-    // A PATCH is deterministic (decisions.md §1): the same inputs give the same answer.
+    // byte-identical in its response shape (docs/decisions.md §8: nothing is written).
+    // A PATCH is deterministic (docs/decisions.md §1): the same inputs give the same answer.
     #[test]
     fn prop_refused_patch_leaves_the_document_unchanged(
         entries in proptest::sample::subsequence(patch_entries(), 0..=6),

@@ -25,7 +25,7 @@ fn proforma() -> Document {
 
 #[test]
 fn send_needs_the_u_permission() {
-    // decisions.md §7: send needs u, checked before anything else
+    // docs/decisions.md §7: send needs u, checked before anything else
     let ctx = TestContext::new();
     let mut deleted = stored();
     deleted.accounting_status = AccountingStatus::Deleted;
@@ -44,7 +44,7 @@ fn send_needs_the_u_permission() {
 
 #[test]
 fn send_success_sets_sending() {
-    // decisions.md §7: a started send sets peppol_status sending
+    // docs/decisions.md §7: a started send sets peppol_status sending
     let doc = stored();
     let out = try_send(&doc, Some(&peppol_true())).expect("sent");
     assert_eq!(out.peppol_status, PeppolStatus::Sending);
@@ -55,7 +55,7 @@ fn send_success_sets_sending() {
 
 #[test]
 fn send_body_booleans_are_lax() {
-    // decisions.md §9: booleans in bodies are lax alike
+    // docs/decisions.md §9: booleans in bodies are lax alike
     for v in [
         json!(true),
         json!("true"),
@@ -90,7 +90,7 @@ fn send_body_booleans_are_lax() {
 
 #[test]
 fn send_missing_body_is_an_empty_object() {
-    // decisions.md §9: a missing body is {}; no channel is on by default
+    // docs/decisions.md §9: a missing body is {}; no channel is on by default
     for b in [None, Some(&Value::Null), Some(&json!({}))] {
         let err = try_send(&stored(), b).expect_err("refused");
         assert_only(&err, 422, ErrorCode::NoChannel, &json!(["body", "peppol"]));
@@ -99,7 +99,7 @@ fn send_missing_body_is_an_empty_object() {
 
 #[test]
 fn send_extra_key_is_extra_forbidden_alone() {
-    // decisions.md §9: errors in the body's shape answer alone
+    // docs/decisions.md §9: errors in the body's shape answer alone
     let mut deleted = stored();
     deleted.accounting_status = AccountingStatus::Deleted;
     for doc in [stored(), deleted, proforma()] {
@@ -120,7 +120,7 @@ fn send_extra_key_is_extra_forbidden_alone() {
 
 #[test]
 fn send_bad_boolean_is_bool_parsing_alone() {
-    // decisions.md §9: a bad boolean is bool_parsing, answered alone
+    // docs/decisions.md §9: a bad boolean is bool_parsing, answered alone
     let mut deleted = stored();
     deleted.accounting_status = AccountingStatus::Deleted;
     for doc in [stored(), deleted] {
@@ -146,7 +146,7 @@ fn send_bad_boolean_is_bool_parsing_alone() {
 
 #[test]
 fn send_document_deleted_comes_first() {
-    // decisions.md §9: document_deleted (at ["path", "id"]) is the first check after the shape
+    // docs/decisions.md §9: document_deleted (at ["path", "id"]) is the first check after the shape
     let mut doc = proforma();
     doc.accounting_status = AccountingStatus::Deleted;
     doc.peppol_status = PeppolStatus::Sent;
@@ -162,7 +162,7 @@ fn send_document_deleted_comes_first() {
 
 #[test]
 fn send_no_channel() {
-    // decisions.md §7: peppol false or absent is no_channel, before the type and status checks
+    // docs/decisions.md §7: peppol false or absent is no_channel, before the type and status checks
     let mut doc = proforma();
     doc.peppol_status = PeppolStatus::Sent;
     for b in [json!({}), json!({"peppol": false}), json!({"peppol": null})] {
@@ -177,7 +177,7 @@ fn send_no_channel() {
 
 #[test]
 fn send_not_peppol_type() {
-    // interface.md Errors §4: a send of a proforma; decisions.md §9: before already_sent
+    // docs/interface.md Errors §4: a send of a proforma; docs/decisions.md §9: before already_sent
     assert_only(
         &send_refused(&proforma(), &peppol_true()),
         422,
@@ -200,7 +200,7 @@ fn send_not_peppol_type() {
 
 #[test]
 fn send_peppol_carries_the_four_other_types() {
-    // decisions.md §7: Peppol carries sale_invoice, sale_credit_note, purchase_invoice, purchase_credit_note
+    // docs/decisions.md §7: Peppol carries sale_invoice, sale_credit_note, purchase_invoice, purchase_credit_note
     let mut ctx = TestContext::new();
     ctx.company.self_billing = true;
     for t in [
@@ -222,7 +222,7 @@ fn send_peppol_carries_the_four_other_types() {
 
 #[test]
 fn send_already_sent() {
-    // interface.md Errors §4: a send of a document that has already left; decisions.md §9:
+    // docs/interface.md Errors §4: a send of a document that has already left; docs/decisions.md §9:
     // already_sent comes before send_failed
     for p in [
         PeppolStatus::Sending,
@@ -244,7 +244,7 @@ fn send_already_sent() {
 
 #[test]
 fn send_failed_names_the_document() {
-    // decisions.md §7: a recipient not reachable on Peppol is send_failed, ctx {"document_id": ID}
+    // docs/decisions.md §7: a recipient not reachable on Peppol is send_failed, ctx {"document_id": ID}
     let err = send_refused(&unreachable_doc(), &peppol_true());
     assert_only(&err, 422, ErrorCode::SendFailed, &json!(["body", "peppol"]));
     assert_eq!(err.errors[0].ctx, Some(json!({"document_id": DOC_ID})));
@@ -258,7 +258,7 @@ fn send_failed_names_the_document() {
 
 #[test]
 fn send_resend_allowed_after_rejected_and_failed() {
-    // interface.md States: rejected or failed, send with peppol true → sent again
+    // docs/interface.md States: rejected or failed, send with peppol true → sent again
     for p in [
         PeppolStatus::Rejected,
         PeppolStatus::Failed,
@@ -285,7 +285,7 @@ fn send_resend_allowed_after_rejected_and_failed() {
 
 #[test]
 fn send_body_not_an_object_is_dict_type() {
-    // decisions.md §8: a value of the wrong JSON type
+    // docs/decisions.md §8: a value of the wrong JSON type
     for b in [json!([]), json!(true), json!("peppol")] {
         assert_only(
             &send_refused(&stored(), &b),
@@ -298,7 +298,7 @@ fn send_body_not_an_object_is_dict_type() {
 
 #[test]
 fn send_accepted_on_a_locked_accounting_status() {
-    // decisions.md §7: the send checks do not include the accounting lock
+    // docs/decisions.md §7: the send checks do not include the accounting lock
     let mut doc = stored();
     doc.accounting_status = AccountingStatus::Exported;
     assert_eq!(

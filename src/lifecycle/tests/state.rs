@@ -8,7 +8,7 @@ use super::*;
 
 #[test]
 fn apply_state_sets_each_status() {
-    // interface.md States: the state fields and their values
+    // docs/interface.md States: the state fields and their values
     let doc = stored();
     let out = apply_state(
         &doc,
@@ -56,7 +56,7 @@ fn apply_state_sets_each_status() {
 
 #[test]
 fn apply_state_booleans_are_lax() {
-    // decisions.md §9: booleans in bodies are lax alike
+    // docs/decisions.md §9: booleans in bodies are lax alike
     let doc = stored();
     for (v, b) in [
         (json!("on"), true),
@@ -77,7 +77,7 @@ fn apply_state_booleans_are_lax() {
 
 #[test]
 fn apply_state_paid_amount_rederives_payment_status() {
-    // decisions.md §3.10: 0 → unpaid; 0 < paid < total → partial; paid = total → paid
+    // docs/decisions.md §3.10: 0 → unpaid; 0 < paid < total → partial; paid = total → paid
     let doc = stored();
     for (paid, status) in [
         ("0", PaymentStatus::Unpaid),
@@ -114,7 +114,7 @@ fn apply_state_payment_status_set_with_paid_amount_wins() {
 
 #[test]
 fn apply_state_refuses_bad_values() {
-    // decisions.md §8: every malformed input gets an error, nothing is applied
+    // docs/decisions.md §8: every malformed input gets an error, nothing is applied
     let doc = stored();
     for (b, code, loc) in [
         (
