@@ -359,6 +359,17 @@ impl ValidationError {
         }
     }
 
+    /// `json_invalid` at `["body"]`: the body sent (as text) is not JSON, for the
+    /// parser's `reason`.
+    pub fn json_invalid(text: &str, reason: &str) -> Self {
+        Self::new(
+            ErrorCode::JsonInvalid,
+            Loc::root("body"),
+            format!("the body is not valid json: {reason}"),
+        )
+        .with_input(&Value::String(text.to_owned()))
+    }
+
     /// The same error carrying the refused input.
     #[must_use]
     pub fn with_input(mut self, input: &Value) -> Self {
@@ -437,6 +448,31 @@ impl ApiError {
             self.status = first.code.status();
         }
         self
+    }
+
+    /// The answer to a body that is not JSON (docs/decisions.md §8, §9), the one body
+    /// policy of the crate: the request ran without its body, so that what is checked
+    /// before the body (the permissions, then the query) answers as it would. A refusal
+    /// other than a 422 stands; otherwise the errors at `["body", …]` give way to
+    /// `invalid` (`json_invalid` at `["body"]`), after the other errors when
+    /// `keep_other_errors` (a create's query), alone otherwise.
+    pub fn body_not_json<T>(
+        attempt: Result<T, ApiError>,
+        invalid: ValidationError,
+        keep_other_errors: bool,
+    ) -> ApiError {
+        match attempt {
+            Err(e) if e.status != 422 => e,
+            Err(e) if keep_other_errors => {
+                let others: Vec<ValidationError> = e
+                    .errors
+                    .into_iter()
+                    .filter(|v| !matches!(v.loc.0.first(), Some(LocItem::Key(k)) if &**k == "body"))
+                    .collect();
+                ApiError::from(invalid).after(others)
+            }
+            _ => invalid.into(),
+        }
     }
 
     /// 403 `permission_denied` at `["header", "authorization"]`, where 401 and 403

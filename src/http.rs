@@ -102,19 +102,9 @@ pub fn method_not_allowed(method: &str) -> Answer {
     error(&err.into())
 }
 
-/// The `json_invalid` error at `["body"]`, with the text sent and the parser's reason.
-pub fn json_invalid_error(text: &str, reason: &str) -> ValidationError {
-    ValidationError::new(
-        ErrorCode::JsonInvalid,
-        Loc::root("body"),
-        format!("the body is not valid json: {reason}"),
-    )
-    .with_input(&Value::String(text.to_owned()))
-}
-
-/// 422 `json_invalid`: a body that is not JSON.
+/// 422 `json_invalid`: a body that is not JSON ([`ValidationError::json_invalid`]).
 pub fn json_invalid(text: &str, reason: &str) -> Answer {
-    error(&json_invalid_error(text, reason).into())
+    error(&ValidationError::json_invalid(text, reason).into())
 }
 
 /// The filename and bytes of a `GET /documents/{id}/pdf` answer of the simulator

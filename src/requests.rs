@@ -25,38 +25,14 @@
 use crate::compute::AllowanceKind;
 use crate::context::{Context, Permissions};
 use crate::document::{Document, DocumentType};
-use crate::error::{ApiError, LocItem, ValidationError};
-use crate::http::{json_invalid_error, Body};
+use crate::error::{ApiError, ValidationError};
+use crate::http::Body;
 use crate::lifecycle::{self, Created};
 use crate::vat::VatCode;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
-
-fn is_body_error(e: &ValidationError) -> bool {
-    matches!(e.loc.0.first(), Some(LocItem::Key(k)) if &**k == "body")
-}
-
-/// What an entry answers for bytes that are not JSON: the function ran with no body
-/// (so the permissions and the query answer as they would), its body errors replaced
-/// by `json_invalid`.
-fn not_json<T>(
-    attempt: Result<T, ApiError>,
-    text: &str,
-    reason: &str,
-    keep_other_errors: bool,
-) -> ApiError {
-    match attempt {
-        Err(e) if e.status != 422 => e,
-        Err(e) if keep_other_errors => {
-            let errors: Vec<ValidationError> =
-                e.errors.into_iter().filter(|v| !is_body_error(v)).collect();
-            ApiError::from(json_invalid_error(text, reason)).after(errors)
-        }
-        _ => json_invalid_error(text, reason).into(),
-    }
-}
 
 /// [`lifecycle::create`] from the body's bytes.
 pub fn create_from_bytes(
@@ -89,7 +65,11 @@ pub fn send_from_bytes(
     let body = Body::from_bytes(body);
     let attempt = lifecycle::send(ctx, permissions, stored, body.json());
     match &body {
-        Body::Invalid { text, reason } => Err(not_json(attempt, text, reason, false)),
+        Body::Invalid { text, reason } => Err(ApiError::body_not_json(
+            attempt,
+            ValidationError::json_invalid(text, reason),
+            false,
+        )),
         _ => attempt,
     }
 }

@@ -90,30 +90,11 @@ pub fn create_bytes(
     }
     match serde_json::from_slice::<Value>(body) {
         Ok(value) => create(ctx, permissions, send_peppol, Some(&value), id),
-        Err(e) => Err(not_json(
+        Err(e) => Err(ApiError::body_not_json(
             create(ctx, permissions, send_peppol, None, id),
-            body,
-            &e,
+            json_invalid(body, &e),
+            true,
         )),
-    }
-}
-
-/// The answer to bytes that are not JSON: what is checked before the body (the
-/// permissions, then the query) answers as it would, and the body's errors are
-/// replaced by `json_invalid`.
-fn not_json(attempt: Result<Created, ApiError>, body: &[u8], e: &serde_json::Error) -> ApiError {
-    let invalid = json_invalid(body, e);
-    match attempt {
-        Err(e) if e.status != 422 => e,
-        Err(e) => {
-            let errors: Vec<ValidationError> = e
-                .errors
-                .into_iter()
-                .filter(|v| v.loc.0.first() != body_loc().0.first())
-                .collect();
-            ApiError::from(invalid).after(errors)
-        }
-        Ok(_) => invalid.into(),
     }
 }
 

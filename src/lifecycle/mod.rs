@@ -125,17 +125,13 @@ fn looked_up<T>(found: Result<Option<T>, ContextError>, errors: &mut Errors) -> 
     })
 }
 
-/// `json_invalid` at `["body"]` for bytes that are not JSON, with the text sent.
+/// `json_invalid` for bytes that are not JSON: their text (lossy), the parser's
+/// reason in lower case.
 fn json_invalid(body: &[u8], e: &serde_json::Error) -> ValidationError {
-    ValidationError::new(
-        ErrorCode::JsonInvalid,
-        body_loc(),
-        format!(
-            "the body is not valid json: {}",
-            e.to_string().to_lowercase()
-        ),
+    ValidationError::json_invalid(
+        &String::from_utf8_lossy(body),
+        &e.to_string().to_lowercase(),
     )
-    .with_input(&Value::String(String::from_utf8_lossy(body).into_owned()))
 }
 
 /// The relation `relation_id` names, or `relation_not_found` at it.

@@ -52,10 +52,11 @@ pub fn patch_bytes(
     }
     match serde_json::from_slice::<Value>(body) {
         Ok(value) => patch(ctx, permissions, stored, Some(&value)),
-        Err(e) => match patch(ctx, permissions, stored, None) {
-            Err(refused) if refused.status != 422 => Err(refused),
-            _ => Err(json_invalid(body, &e).into()),
-        },
+        Err(e) => Err(ApiError::body_not_json(
+            patch(ctx, permissions, stored, None),
+            json_invalid(body, &e),
+            false,
+        )),
     }
 }
 

@@ -6,11 +6,12 @@
 //! The stored documents keep the ids of those a `TICK` would change, so a `TICK`
 //! costs what it delivers, not the number of documents stored.
 
-use super::endpoints::{error, json_invalid, json_out, not_found_id, one, Answer, Out, Reply};
+use super::endpoints::{json_out, Out, Reply};
 use super::request::Body;
 use super::Simulator;
 use crate::document::{Document, PeppolStatus};
 use crate::error::{ErrorCode, Loc};
+use crate::http::{error, json_invalid, not_found_id, one, Answer};
 use crate::lifecycle;
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -122,7 +123,7 @@ impl Simulator {
                 ));
             }
             Body::Invalid { text, reason } => {
-                return json_out(error(&json_invalid(text, reason).into()));
+                return json_out(json_invalid(text, reason));
             }
             Body::Json(v) => v,
         };

@@ -7,15 +7,13 @@ use super::Simulator;
 use crate::context::Context as _;
 use crate::context::Permissions;
 use crate::document::Document;
-use crate::error::{ApiError, ErrorCode, Loc, LocItem, ValidationError};
+use crate::error::{ApiError, ErrorCode, Loc, ValidationError};
 use crate::lifecycle;
 use crate::validate::lax_bool;
 use serde_json::{json, Value};
 
-pub(super) use crate::http::{
-    error, json_invalid_error as json_invalid, not_found_id, one, Answer,
-};
-use crate::http::{method_not_allowed, unknown_path};
+pub(super) use crate::http::{error, not_found_id, one, Answer};
+use crate::http::{json_invalid, method_not_allowed, unknown_path};
 
 /// A response's body: JSON, or a document, written from its fields when the answer
 /// is written (a document is never turned into a `Value` on its way out).
@@ -58,32 +56,19 @@ pub(super) struct Caller {
     pub(super) permissions: Permissions,
 }
 
-fn is_body_loc(loc: &Loc) -> bool {
-    matches!(loc.0.first(), Some(LocItem::Key(k)) if &**k == "body")
-}
-
-/// The answer to a body that is not JSON, sent to a lifecycle function: that function
-/// is called with no body so that what it checks before the body (permissions first,
-/// then the query) still answers as it would; its body errors are replaced by
-/// `json_invalid`.
+/// The answer to a body that is not JSON, sent to a lifecycle function called with no
+/// body ([`ApiError::body_not_json`], the crate's one body policy).
 fn invalid_body_answer<T>(
     attempt: Result<T, ApiError>,
     text: &str,
     reason: &str,
     keep_other_errors: bool,
 ) -> Answer {
-    match attempt {
-        Err(e) if e.status != 422 => error(&e),
-        Err(e) if keep_other_errors => {
-            let errors: Vec<ValidationError> = e
-                .errors
-                .into_iter()
-                .filter(|v| !is_body_loc(&v.loc))
-                .collect();
-            error(&ApiError::from(json_invalid(text, reason)).after(errors))
-        }
-        _ => error(&json_invalid(text, reason).into()),
-    }
+    error(&ApiError::body_not_json(
+        attempt,
+        ValidationError::json_invalid(text, reason),
+        keep_other_errors,
+    ))
 }
 
 impl Simulator {
@@ -363,7 +348,7 @@ impl Simulator {
             Body::Absent | Body::Json(Value::Null) => {
                 return one(ErrorCode::Missing, Loc::root("body"), "a body is required");
             }
-            Body::Invalid { text, reason } => return error(&json_invalid(text, reason).into()),
+            Body::Invalid { text, reason } => return json_invalid(text, reason),
             Body::Json(Value::Object(m)) => m,
             Body::Json(other) => {
                 let err = ValidationError::new(
