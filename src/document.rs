@@ -14,47 +14,24 @@ use rust_decimal::Decimal;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
-/// The type of an issued document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DocumentType {
-    /// A sales invoice.
-    SaleInvoice,
-    /// A sales credit note.
-    SaleCreditNote,
-    /// A self-billing purchase invoice.
-    PurchaseInvoice,
-    /// A self-billing purchase credit note.
-    PurchaseCreditNote,
-    /// A proforma invoice (not carried by Peppol).
-    ProformaInvoice,
+crate::wire::closed_set! {
+    /// The type of an issued document.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum DocumentType("document type") {
+        /// A sales invoice.
+        SaleInvoice = "sale_invoice",
+        /// A sales credit note.
+        SaleCreditNote = "sale_credit_note",
+        /// A self-billing purchase invoice.
+        PurchaseInvoice = "purchase_invoice",
+        /// A self-billing purchase credit note.
+        PurchaseCreditNote = "purchase_credit_note",
+        /// A proforma invoice (not carried by Peppol).
+        ProformaInvoice = "proforma_invoice",
+    }
 }
 
 impl DocumentType {
-    /// Every type a document can be created with.
-    pub const ALL: [DocumentType; 5] = [
-        Self::SaleInvoice,
-        Self::SaleCreditNote,
-        Self::PurchaseInvoice,
-        Self::PurchaseCreditNote,
-        Self::ProformaInvoice,
-    ];
-
-    /// The type as written.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::SaleInvoice => "sale_invoice",
-            Self::SaleCreditNote => "sale_credit_note",
-            Self::PurchaseInvoice => "purchase_invoice",
-            Self::PurchaseCreditNote => "purchase_credit_note",
-            Self::ProformaInvoice => "proforma_invoice",
-        }
-    }
-
-    /// The type written `s`, if any.
-    pub fn parse(s: &str) -> Option<DocumentType> {
-        Self::ALL.into_iter().find(|t| t.as_str() == s)
-    }
-
     /// The journal category the type is booked in (decisions.md §5).
     pub fn journal_category(self) -> JournalCategory {
         match self {
@@ -77,162 +54,82 @@ impl DocumentType {
     }
 }
 
-/// The accounting state of a document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AccountingStatus {
-    /// Waiting to be booked (every new document).
-    Waiting,
-    /// Accepted.
-    Accepted,
-    /// Transferred to the accountant (locks the document).
-    Transfered,
-    /// Exported (locks the document).
-    Exported,
-    /// The export failed.
-    ExportError,
-    /// Imported (locks the document).
-    Imported,
-    /// Validated (locks the document).
-    Validated,
-    /// Hidden.
-    Hidden,
-    /// Being exported (locks the document).
-    Exporting,
-    /// Being posted (locks the document).
-    Posting,
-    /// The posting failed.
-    PostingError,
-    /// Deleted: takes no change.
-    Deleted,
-    /// Not known.
-    Unknown,
+crate::wire::closed_set! {
+    /// The accounting state of a document.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum AccountingStatus("accounting status") {
+        /// Waiting to be booked (every new document).
+        Waiting = "waiting",
+        /// Accepted.
+        Accepted = "accepted",
+        /// Transferred to the accountant (locks the document).
+        Transfered = "transfered",
+        /// Exported (locks the document).
+        Exported = "exported",
+        /// The export failed.
+        ExportError = "export_error",
+        /// Imported (locks the document).
+        Imported = "imported",
+        /// Validated (locks the document).
+        Validated = "validated",
+        /// Hidden.
+        Hidden = "hidden",
+        /// Being exported (locks the document).
+        Exporting = "exporting",
+        /// Being posted (locks the document).
+        Posting = "posting",
+        /// The posting failed.
+        PostingError = "posting_error",
+        /// Deleted: takes no change.
+        Deleted = "deleted",
+        /// Not known.
+        Unknown = "unknown",
+    }
 }
 
 impl AccountingStatus {
-    /// Every value.
-    pub const ALL: &'static [AccountingStatus] = &[
-        Self::Waiting,
-        Self::Accepted,
-        Self::Transfered,
-        Self::Exported,
-        Self::ExportError,
-        Self::Imported,
-        Self::Validated,
-        Self::Hidden,
-        Self::Exporting,
-        Self::Posting,
-        Self::PostingError,
-        Self::Deleted,
-        Self::Unknown,
-    ];
-
-    /// The value as written.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Waiting => "waiting",
-            Self::Accepted => "accepted",
-            Self::Transfered => "transfered",
-            Self::Exported => "exported",
-            Self::ExportError => "export_error",
-            Self::Imported => "imported",
-            Self::Validated => "validated",
-            Self::Hidden => "hidden",
-            Self::Exporting => "exporting",
-            Self::Posting => "posting",
-            Self::PostingError => "posting_error",
-            Self::Deleted => "deleted",
-            Self::Unknown => "unknown",
-        }
-    }
-
-    /// The value written `s`, if any.
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|v| v.as_str() == s)
-    }
 }
 
-/// Where the document stands on the Peppol network.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PeppolStatus {
-    /// Not sent.
-    NotSent,
-    /// Being sent.
-    Sending,
-    /// Delivered to the network.
-    Sent,
-    /// Acknowledged by the recipient.
-    Accepted,
-    /// Refused by the recipient.
-    Rejected,
-    /// The send failed.
-    Failed,
-    /// Not known.
-    Unknown,
+crate::wire::closed_set! {
+    /// Where the document stands on the Peppol network.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum PeppolStatus("peppol status") {
+        /// Not sent.
+        NotSent = "not_sent",
+        /// Being sent.
+        Sending = "sending",
+        /// Delivered to the network.
+        Sent = "sent",
+        /// Acknowledged by the recipient.
+        Accepted = "accepted",
+        /// Refused by the recipient.
+        Rejected = "rejected",
+        /// The send failed.
+        Failed = "failed",
+        /// Not known.
+        Unknown = "unknown",
+    }
 }
 
 impl PeppolStatus {
-    /// Every value.
-    pub const ALL: &'static [PeppolStatus] = &[
-        Self::NotSent,
-        Self::Sending,
-        Self::Sent,
-        Self::Accepted,
-        Self::Rejected,
-        Self::Failed,
-        Self::Unknown,
-    ];
-
-    /// The value as written.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::NotSent => "not_sent",
-            Self::Sending => "sending",
-            Self::Sent => "sent",
-            Self::Accepted => "accepted",
-            Self::Rejected => "rejected",
-            Self::Failed => "failed",
-            Self::Unknown => "unknown",
-        }
-    }
-
-    /// The value written `s`, if any.
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|v| v.as_str() == s)
-    }
 }
 
-/// Where the document stands by mail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MailStatus {
-    /// Not sent.
-    NotSent,
-    /// Sent.
-    Sent,
-    /// The send failed.
-    Failed,
-    /// Not known.
-    Unknown,
+crate::wire::closed_set! {
+    /// Where the document stands by mail.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum MailStatus("mail status") {
+        /// Not sent.
+        NotSent = "not_sent",
+        /// Sent.
+        Sent = "sent",
+        /// The send failed.
+        Failed = "failed",
+        /// Not known.
+        Unknown = "unknown",
+    }
 }
 
 impl MailStatus {
-    /// Every value.
-    pub const ALL: &'static [MailStatus] =
-        &[Self::NotSent, Self::Sent, Self::Failed, Self::Unknown];
-
-    /// The value as written.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::NotSent => "not_sent",
-            Self::Sent => "sent",
-            Self::Failed => "failed",
-            Self::Unknown => "unknown",
-        }
-    }
-
-    /// The value written `s`, if any.
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|v| v.as_str() == s)
-    }
 }
 
 impl PeppolStatus {

@@ -196,6 +196,7 @@ pub mod terms;
 pub mod unicode;
 pub mod validate;
 pub mod vat;
+pub mod wire;
 
 /// The README's library example, compiled and run as a doctest.
 #[doc = include_str!("../README.md")]

@@ -3,84 +3,44 @@
 //! the issue-date window of a numbered document (decisions.md §5, §6).
 
 use chrono::{Datelike, NaiveDate};
+use crate::wire::UnknownValue;
 use std::fmt;
+use std::str::FromStr;
 
-/// The category of a journal; each document type is booked in one category.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum JournalCategory {
-    /// Sales invoices.
-    SalesInvoice,
-    /// Sales credit notes.
-    SalesCredit,
-    /// Purchase (self-billing) invoices.
-    PurchasesInvoice,
-    /// Purchase (self-billing) credit notes.
-    PurchasesCredit,
-    /// Proforma invoices.
-    Proforma,
+crate::wire::closed_set! {
+    /// The category of a journal; each document type is booked in one category.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum JournalCategory("journal category") {
+        /// Sales invoices.
+        SalesInvoice = "sales_invoice",
+        /// Sales credit notes.
+        SalesCredit = "sales_credit",
+        /// Purchase (self-billing) invoices.
+        PurchasesInvoice = "purchases_invoice",
+        /// Purchase (self-billing) credit notes.
+        PurchasesCredit = "purchases_credit",
+        /// Proforma invoices.
+        Proforma = "proforma",
+    }
 }
 
 impl JournalCategory {
-    /// Every category.
-    pub const ALL: [JournalCategory; 5] = [
-        Self::SalesInvoice,
-        Self::SalesCredit,
-        Self::PurchasesInvoice,
-        Self::PurchasesCredit,
-        Self::Proforma,
-    ];
-
-    /// The category as written.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::SalesInvoice => "sales_invoice",
-            Self::SalesCredit => "sales_credit",
-            Self::PurchasesInvoice => "purchases_invoice",
-            Self::PurchasesCredit => "purchases_credit",
-            Self::Proforma => "proforma",
-        }
-    }
-
-    /// The category written `s`, if any.
-    pub fn parse(s: &str) -> Option<JournalCategory> {
-        Self::ALL.into_iter().find(|c| c.as_str() == s)
-    }
 }
 
-impl fmt::Display for JournalCategory {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crate::wire::closed_set! {
+    /// When a journal's numbering counter restarts.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Numbering("numbering") {
+        /// Never: one sequence for all time, numbers `{prefix}{seq:06}`.
+        Never = "never",
+        /// Every month: numbers `{prefix}{YYYY}{MM}-{seq:04}`.
+        Monthly = "monthly",
+        /// Every year: numbers `{prefix}{YYYY}-{seq:04}`.
+        Yearly = "yearly",
     }
-}
-
-/// When a journal's numbering counter restarts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Numbering {
-    /// Never: one sequence for all time, numbers `{prefix}{seq:06}`.
-    Never,
-    /// Every month: numbers `{prefix}{YYYY}{MM}-{seq:04}`.
-    Monthly,
-    /// Every year: numbers `{prefix}{YYYY}-{seq:04}`.
-    Yearly,
 }
 
 impl Numbering {
-    /// The numbering as written: `never`, `monthly`, `yearly`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Never => "never",
-            Self::Monthly => "monthly",
-            Self::Yearly => "yearly",
-        }
-    }
-
-    /// The numbering written `s`, if any.
-    pub fn parse(s: &str) -> Option<Numbering> {
-        [Self::Never, Self::Monthly, Self::Yearly]
-            .into_iter()
-            .find(|n| n.as_str() == s)
-    }
-
     /// The window of the counter that holds `date`.
     pub fn window(self, date: NaiveDate) -> Window {
         match self {
@@ -113,12 +73,6 @@ impl Numbering {
     /// same year (yearly) or the same month (monthly) (decisions.md §6).
     pub fn keeps_window(self, numbered_on: NaiveDate, issue_date: NaiveDate) -> bool {
         self.window(numbered_on) == self.window(issue_date)
-    }
-}
-
-impl fmt::Display for Numbering {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -208,6 +162,50 @@ pub enum Window {
     Year(i32),
     /// One calendar month (year, month 1-12).
     Month(i32, u32),
+}
+
+/// A window is written `always`, `YYYY` (a year) or `YYYY-MM` (a month): the key a
+/// server stores a journal's counter under.
+impl fmt::Display for Window {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Window::Always => f.write_str("always"),
+            Window::Year(y) => write!(f, "{y:04}"),
+            Window::Month(y, m) => write!(f, "{y:04}-{m:02}"),
+        }
+    }
+}
+
+impl FromStr for Window {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, UnknownValue> {
+        window(s).ok_or_else(|| UnknownValue {
+            what: "numbering window",
+            value: s.to_owned(),
+        })
+    }
+}
+
+/// The window written `s` (`always`, `YYYY`, `YYYY-MM`), if any.
+fn window(s: &str) -> Option<Window> {
+    if s == "always" {
+        return Some(Window::Always);
+    }
+    let year = |t: &str| {
+        (t.len() >= 4 && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<i32>().ok())
+            .flatten()
+    };
+    match s.split_once('-') {
+        None => year(s).map(Window::Year),
+        Some((y, m)) => {
+            let month = (m.len() == 2 && m.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| m.parse::<u32>().ok())
+                .flatten()
+                .filter(|m| (1..=12).contains(m))?;
+            Some(Window::Month(year(y)?, month))
+        }
+    }
 }
 
 #[cfg(test)]

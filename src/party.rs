@@ -89,28 +89,16 @@ impl Address {
     }
 }
 
-/// Whether a third party is a registered business or an individual.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RelationKind {
-    /// A registered business relation.
-    Company,
-    /// An individual contact (never has payment terms).
-    Contact,
+crate::wire::closed_set! {
+    /// Whether a third party is a registered business or an individual.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum RelationKind("relation kind") {
+        /// A registered business relation.
+        Company = "company",
+        /// An individual contact (never has payment terms).
+        Contact = "contact",
+    }
 }
 
 impl RelationKind {
-    /// The kind as written in `relation_type`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Company => "company",
-            Self::Contact => "contact",
-        }
-    }
-
-    /// The kind written `s` (`company`, `contact`), if any.
-    pub fn parse(s: &str) -> Option<RelationKind> {
-        [Self::Company, Self::Contact]
-            .into_iter()
-            .find(|k| k.as_str() == s)
-    }
 }

@@ -1,6 +1,6 @@
 //! The stored form of a document: one versioned JSON form a server keeps in a column,
 //! for an issued document ([`Document`]) and a received one ([`StoredReceived`]), and
-//! `FromStr`/`Display` for every closed set of the crate.
+//! `FromStr`/`Display` of a received document's type.
 //!
 //! ```text
 //! {"version": 1, "kind": "issued", "document": {...}}
@@ -35,11 +35,12 @@ use crate::document::{
     AccountingStatus, Document, DocumentType, Exemption, Line, MailStatus, PeppolStatus,
 };
 use crate::money::Currency;
-use crate::numbering::{JournalCategory, Numbering, Window};
+use crate::numbering::Numbering;
 use crate::received::{ReceivedDocument, ReceivedType, ResponseInfo};
 use crate::remittance::StructuredReference;
-use crate::terms::{Basis, PaymentTerms};
+use crate::terms::PaymentTerms;
 use crate::vat::VatCode;
+use crate::wire::UnknownValue;
 use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -50,108 +51,21 @@ use std::str::FromStr;
 /// The version of the stored form this crate writes and reads.
 pub const VERSION: u32 = 1;
 
-/// A text outside a closed set (the error of every `FromStr` of the crate's enums).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{value:?} is not a valid {what}")]
-pub struct UnknownValue {
-    /// What was read (`document type`, `vat code`…).
-    pub what: &'static str,
-    /// The text.
-    pub value: String,
-}
-
-macro_rules! from_str_via {
-    ($t:ty, $what:literal, $parse:expr) => {
-        impl FromStr for $t {
-            type Err = UnknownValue;
-            fn from_str(s: &str) -> Result<Self, UnknownValue> {
-                ($parse)(s).ok_or_else(|| UnknownValue {
-                    what: $what,
-                    value: s.to_owned(),
-                })
-            }
-        }
-    };
-}
-
-macro_rules! display_via_as_str {
-    ($($t:ty),*) => {
-        $(impl fmt::Display for $t {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        })*
-    };
-}
-
-display_via_as_str!(
-    DocumentType,
-    AccountingStatus,
-    PeppolStatus,
-    MailStatus,
-    PaymentStatus,
-    RelationKind,
-    AllowanceKind,
-    ReceivedType,
-    Basis
-);
-from_str_via!(DocumentType, "document type", DocumentType::parse);
-from_str_via!(
-    AccountingStatus,
-    "accounting status",
-    AccountingStatus::parse
-);
-from_str_via!(PeppolStatus, "peppol status", PeppolStatus::parse);
-from_str_via!(MailStatus, "mail status", MailStatus::parse);
-from_str_via!(PaymentStatus, "payment status", PaymentStatus::parse);
-from_str_via!(RelationKind, "relation kind", RelationKind::parse);
-from_str_via!(AllowanceKind, "allowance/charge type", AllowanceKind::parse);
-from_str_via!(ReceivedType, "received document type", ReceivedType::parse);
-from_str_via!(JournalCategory, "journal category", JournalCategory::parse);
-from_str_via!(Numbering, "numbering", Numbering::parse);
-from_str_via!(VatCode, "vat code", VatCode::parse);
-from_str_via!(MediaType, "media type", |s: &str| MediaType::ALL
-    .into_iter()
-    .find(|m| m.as_str() == s));
-from_str_via!(Currency, "currency", Currency::from_code);
-from_str_via!(Basis, "payment terms basis", |s: &str| {
-    [Basis::DocumentDate, Basis::FollowingMonth, Basis::MonthEnd]
-        .into_iter()
-        .find(|b| b.as_str() == s)
-});
-
-/// A window is written `always`, `YYYY` (a year) or `YYYY-MM` (a month): the key a
-/// server stores a journal's counter under.
-impl fmt::Display for Window {
+impl fmt::Display for ReceivedType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Window::Always => f.write_str("always"),
-            Window::Year(y) => write!(f, "{y:04}"),
-            Window::Month(y, m) => write!(f, "{y:04}-{m:02}"),
-        }
+        f.write_str(self.as_str())
     }
 }
 
-from_str_via!(Window, "numbering window", |s: &str| {
-    if s == "always" {
-        return Some(Window::Always);
+impl FromStr for ReceivedType {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, UnknownValue> {
+        ReceivedType::parse(s).ok_or_else(|| UnknownValue {
+            what: "received document type",
+            value: s.to_owned(),
+        })
     }
-    let year = |t: &str| {
-        (t.len() >= 4 && t.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| t.parse::<i32>().ok())
-            .flatten()
-    };
-    match s.split_once('-') {
-        None => year(s).map(Window::Year),
-        Some((y, m)) => {
-            let month = (m.len() == 2 && m.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| m.parse::<u32>().ok())
-                .flatten()
-                .filter(|m| (1..=12).contains(m))?;
-            Some(Window::Month(year(y)?, month))
-        }
-    }
-});
+}
 
 /// Serde helper: a value written as its `Display` text and read with `FromStr`.
 pub(crate) mod text {

@@ -5,25 +5,16 @@ use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
 
-/// From which day the days of a payment term count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Basis {
-    /// `df`: from the document (issue) date.
-    DocumentDate,
-    /// `fm`: from the first day of the month after the issue date.
-    FollowingMonth,
-    /// `mf`: to the end of the month in which issue date + days falls.
-    MonthEnd,
-}
-
-impl Basis {
-    /// The basis as written: `df`, `fm` or `mf`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::DocumentDate => "df",
-            Self::FollowingMonth => "fm",
-            Self::MonthEnd => "mf",
-        }
+crate::wire::closed_set! {
+    /// From which day the days of a payment term count.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Basis("payment terms basis") {
+        /// `df`: from the document (issue) date.
+        DocumentDate = "df",
+        /// `fm`: from the first day of the month after the issue date.
+        FollowingMonth = "fm",
+        /// `mf`: to the end of the month in which issue date + days falls.
+        MonthEnd = "mf",
     }
 }
 

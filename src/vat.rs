@@ -1,69 +1,35 @@
 //! VAT codes: which rate each takes, its UNCL 5305 category, and the exemption
 //! mention (text and VATEX code) an exempt VAT group carries (decisions.md §4).
 
-use std::fmt;
 
-/// The VAT treatment of a line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum VatCode {
-    /// Taxed at a positive rate.
-    Standard,
-    /// Zero-rated: taxed at 0 %.
-    ZeroRated,
-    /// Exempt from VAT.
-    Exempted,
-    /// VAT reverse charge: the buyer accounts for it.
-    ReverseCharge,
-    /// Intra-Community supply of goods or services.
-    IntraCommunity,
-    /// Export outside the EU.
-    Export,
-    /// Outside the scope of VAT.
-    NotSubject,
-    /// Reserved legacy code: transferred VAT (refused on input).
-    TransferredVat,
-    /// Reserved legacy code: Canary Islands (refused on input).
-    CanaryIslands,
-    /// Reserved legacy code: Ceuta and Melilla (refused on input).
-    CeutaMelilla,
+crate::wire::closed_set! {
+    /// The VAT treatment of a line.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum VatCode("vat code") {
+        /// Taxed at a positive rate.
+        Standard = "standard",
+        /// Zero-rated: taxed at 0 %.
+        ZeroRated = "zero_rated",
+        /// Exempt from VAT.
+        Exempted = "exempted",
+        /// VAT reverse charge: the buyer accounts for it.
+        ReverseCharge = "reverse_charge",
+        /// Intra-Community supply of goods or services.
+        IntraCommunity = "intra_community",
+        /// Export outside the EU.
+        Export = "export",
+        /// Outside the scope of VAT.
+        NotSubject = "not_subject",
+        /// Reserved legacy code: transferred VAT (refused on input).
+        TransferredVat = "transferred_vat",
+        /// Reserved legacy code: Canary Islands (refused on input).
+        CanaryIslands = "canary_islands",
+        /// Reserved legacy code: Ceuta and Melilla (refused on input).
+        CeutaMelilla = "ceuta_melilla",
+    }
 }
 
 impl VatCode {
-    /// Every code, the reserved ones last.
-    pub const ALL: [VatCode; 10] = [
-        Self::Standard,
-        Self::ZeroRated,
-        Self::Exempted,
-        Self::ReverseCharge,
-        Self::IntraCommunity,
-        Self::Export,
-        Self::NotSubject,
-        Self::TransferredVat,
-        Self::CanaryIslands,
-        Self::CeutaMelilla,
-    ];
-
-    /// The code as written in JSON.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Standard => "standard",
-            Self::ZeroRated => "zero_rated",
-            Self::Exempted => "exempted",
-            Self::ReverseCharge => "reverse_charge",
-            Self::IntraCommunity => "intra_community",
-            Self::Export => "export",
-            Self::NotSubject => "not_subject",
-            Self::TransferredVat => "transferred_vat",
-            Self::CanaryIslands => "canary_islands",
-            Self::CeutaMelilla => "ceuta_melilla",
-        }
-    }
-
-    /// The code written `s`, if any (reserved codes included).
-    pub fn parse(s: &str) -> Option<VatCode> {
-        Self::ALL.into_iter().find(|c| c.as_str() == s)
-    }
-
     /// Whether the code is one of the reserved legacy values, refused on input.
     pub fn is_reserved(self) -> bool {
         matches!(
@@ -155,12 +121,6 @@ impl VatCode {
     /// answer `vat_rate` null.
     pub fn takes_no_rate(self) -> bool {
         matches!(self, Self::NotSubject)
-    }
-}
-
-impl fmt::Display for VatCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

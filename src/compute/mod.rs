@@ -15,32 +15,18 @@ use rust_decimal::Decimal;
 
 const HUNDRED: Decimal = Decimal::ONE_HUNDRED;
 
-/// Whether an allowance/charge takes off or adds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AllowanceKind {
-    /// A discount: taken off.
-    Allowance,
-    /// A surcharge: added.
-    Charge,
+crate::wire::closed_set! {
+    /// Whether an allowance/charge takes off or adds.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum AllowanceKind("allowance/charge type") {
+        /// A discount: taken off.
+        Allowance = "allowance",
+        /// A surcharge: added.
+        Charge = "charge",
+    }
 }
 
 impl AllowanceKind {
-    /// The kind as written: `allowance` or `charge`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Allowance => "allowance",
-            Self::Charge => "charge",
-        }
-    }
-
-    /// The kind written `s`, if any.
-    pub fn parse(s: &str) -> Option<AllowanceKind> {
-        match s {
-            "allowance" => Some(Self::Allowance),
-            "charge" => Some(Self::Charge),
-            _ => None,
-        }
-    }
 }
 
 /// How an allowance/charge is expressed: exactly one of a fixed amount or a rate.
@@ -700,18 +686,20 @@ where
     })
 }
 
-/// The payment status of a document (decisions.md §3.10): nothing paid is `unpaid`,
-/// less than the total `partial`, the whole (positive) total `paid`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PaymentStatus {
-    /// Nothing paid.
-    Unpaid,
-    /// Part paid.
-    Partial,
-    /// All paid.
-    Paid,
-    /// Not known.
-    Unknown,
+crate::wire::closed_set! {
+    /// The payment status of a document (decisions.md §3.10): nothing paid is `unpaid`,
+    /// less than the total `partial`, the whole (positive) total `paid`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum PaymentStatus("payment status") {
+        /// Nothing paid.
+        Unpaid = "unpaid",
+        /// Part paid.
+        Partial = "partial",
+        /// All paid.
+        Paid = "paid",
+        /// Not known.
+        Unknown = "unknown",
+    }
 }
 
 impl PaymentStatus {
@@ -728,22 +716,6 @@ impl PaymentStatus {
         }
     }
 
-    /// The status as written.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Unpaid => "unpaid",
-            Self::Partial => "partial",
-            Self::Paid => "paid",
-            Self::Unknown => "unknown",
-        }
-    }
-
-    /// The status written `s`, if any.
-    pub fn parse(s: &str) -> Option<PaymentStatus> {
-        [Self::Unpaid, Self::Partial, Self::Paid, Self::Unknown]
-            .into_iter()
-            .find(|p| p.as_str() == s)
-    }
 }
 
 #[cfg(test)]

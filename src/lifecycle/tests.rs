@@ -4309,7 +4309,7 @@ fn apply_state_sets_each_status() {
             apply_state(&doc, &json!({"accounting_status": a.as_str()}))
                 .expect("applied")
                 .accounting_status,
-            *a
+            a
         );
     }
     for p in PeppolStatus::ALL {
@@ -4317,7 +4317,7 @@ fn apply_state_sets_each_status() {
             apply_state(&doc, &json!({"peppol_status": p.as_str()}))
                 .expect("applied")
                 .peppol_status,
-            *p
+            p
         );
     }
     for m in MailStatus::ALL {
@@ -4325,7 +4325,7 @@ fn apply_state_sets_each_status() {
             apply_state(&doc, &json!({"mail_status": m.as_str()}))
                 .expect("applied")
                 .mail_status,
-            *m
+            m
         );
     }
     assert_eq!(apply_state(&doc, &json!({})).expect("applied"), doc);
