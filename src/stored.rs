@@ -30,7 +30,7 @@ use crate::compute::{
     AllowanceCharge, AllowanceKind, AllowanceValue, Computation, DocumentAllowanceAmounts,
     LineAmounts, LinePricing, PaymentStatus, VatGroup,
 };
-use crate::context::RelationKind;
+use crate::party::RelationKind;
 use crate::document::{
     AccountingStatus, Document, DocumentType, Exemption, Line, MailStatus, PeppolStatus,
 };
@@ -193,7 +193,6 @@ pub struct StoredRelation {
     /// The relation's id.
     pub id: String,
     /// Its kind.
-    #[serde(with = "text")]
     pub kind: RelationKind,
 }
 
@@ -315,17 +314,15 @@ enum Form {
 #[serde(deny_unknown_fields)]
 struct IssuedForm {
     id: String,
-    #[serde(rename = "type", with = "text")]
+    #[serde(rename = "type")]
     doc_type: DocumentType,
     origin: String,
     document_number: String,
-    #[serde(with = "text")]
     numbering: Numbering,
     #[serde(with = "text")]
     numbered_on: NaiveDate,
     journal_id: String,
     relation_id: String,
-    #[serde(with = "text")]
     relation_type: RelationKind,
     delivery_location_id: Option<String>,
     #[serde(with = "text")]
@@ -358,13 +355,9 @@ struct IssuedForm {
     payment_remittance: StructuredReference,
     #[serde(with = "instant")]
     create_date: DateTime<Utc>,
-    #[serde(with = "text")]
     payment_status: PaymentStatus,
-    #[serde(with = "text")]
     accounting_status: AccountingStatus,
-    #[serde(with = "text")]
     peppol_status: PeppolStatus,
-    #[serde(with = "text")]
     mail_status: MailStatus,
     pdf_available: bool,
     xml_available: bool,
@@ -379,7 +372,6 @@ struct IssuedForm {
 #[serde(deny_unknown_fields)]
 struct AttachmentForm {
     filename: String,
-    #[serde(with = "text")]
     mimetype: MediaType,
     size: u64,
     sha256: String,
@@ -392,7 +384,6 @@ struct LineForm {
     quantity: Decimal,
     #[serde(with = "text")]
     unit_price: Decimal,
-    #[serde(with = "text")]
     vat_code: VatCode,
     #[serde(with = "opt_text")]
     vat_rate: Option<Decimal>,
@@ -409,7 +400,7 @@ struct LineForm {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AcForm {
-    #[serde(rename = "type", with = "text")]
+    #[serde(rename = "type")]
     kind: AllowanceKind,
     #[serde(with = "opt_text")]
     amount: Option<Decimal>,
@@ -442,7 +433,6 @@ struct LineAmountsForm {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GroupForm {
-    #[serde(with = "text")]
     vat_code: VatCode,
     #[serde(with = "opt_text")]
     vat_rate: Option<Decimal>,
