@@ -67,79 +67,8 @@ impl FromStr for ReceivedType {
     }
 }
 
-/// Serde helper: a value written as its `Display` text and read with `FromStr`.
-pub(crate) mod text {
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-    use std::fmt::Display;
-    use std::str::FromStr;
-
-    pub(crate) fn serialize<T: Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(v)
-    }
-
-    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
-    where
-        T: FromStr,
-        T::Err: Display,
-        D: Deserializer<'de>,
-    {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(D::Error::custom)
-    }
-}
-
-/// Serde helper: an optional value as its text, or null.
-pub(crate) mod opt_text {
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-    use std::fmt::Display;
-    use std::str::FromStr;
-
-    #[allow(clippy::ref_option)]
-    pub(crate) fn serialize<T: Display, S: Serializer>(
-        v: &Option<T>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        match v {
-            Some(v) => s.collect_str(v),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<Option<T>, D::Error>
-    where
-        T: FromStr,
-        T::Err: Display,
-        D: Deserializer<'de>,
-    {
-        match Option::<String>::deserialize(d)? {
-            Some(s) => s.parse().map(Some).map_err(D::Error::custom),
-            None => Ok(None),
-        }
-    }
-}
-
-/// Serde helper: a list of values as their texts.
-pub(crate) mod vec_text {
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-    use std::fmt::Display;
-    use std::str::FromStr;
-
-    pub(crate) fn serialize<T: Display, S: Serializer>(v: &[T], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(v.iter().map(ToString::to_string))
-    }
-
-    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<Vec<T>, D::Error>
-    where
-        T: FromStr,
-        T::Err: Display,
-        D: Deserializer<'de>,
-    {
-        Vec::<String>::deserialize(d)?
-            .iter()
-            .map(|s| s.parse().map_err(D::Error::custom))
-            .collect()
-    }
-}
+// The text helpers live in `wire`; requests and received documents still name them here.
+pub(crate) use crate::wire::{opt_text, text};
 
 /// Serde helper: an instant as RFC 3339 in UTC (`Z`), fraction digits as needed.
 pub(crate) mod instant {
@@ -419,50 +348,10 @@ struct ExemptionForm {
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct LineAmountsForm {
-    #[serde(with = "text")]
-    subtotal: Decimal,
-    #[serde(with = "vec_text")]
-    allowance_charges: Vec<Decimal>,
-    #[serde(with = "text")]
-    total: Decimal,
-    #[serde(with = "text")]
-    tax_amount: Decimal,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GroupForm {
-    vat_code: VatCode,
-    #[serde(with = "opt_text")]
-    vat_rate: Option<Decimal>,
-    #[serde(with = "text")]
-    base: Decimal,
-    #[serde(with = "text")]
-    allowance_total: Decimal,
-    #[serde(with = "text")]
-    charge_total: Decimal,
-    #[serde(with = "text")]
-    taxable_amount: Decimal,
-    #[serde(with = "text")]
-    tax_amount: Decimal,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DocAcForm {
-    #[serde(with = "text")]
-    amount: Decimal,
-    #[serde(with = "vec_text")]
-    shares: Vec<Decimal>,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct ComputationForm {
-    lines: Vec<LineAmountsForm>,
-    groups: Vec<GroupForm>,
-    allowance_charges: Vec<DocAcForm>,
+    lines: Vec<LineAmounts>,
+    groups: Vec<VatGroup>,
+    allowance_charges: Vec<DocumentAllowanceAmounts>,
     #[serde(with = "text")]
     line_total: Decimal,
     #[serde(with = "text")]
@@ -557,37 +446,9 @@ impl LineForm {
 impl ComputationForm {
     fn of(c: &Computation) -> ComputationForm {
         ComputationForm {
-            lines: c
-                .lines
-                .iter()
-                .map(|a| LineAmountsForm {
-                    subtotal: a.subtotal,
-                    allowance_charges: a.allowance_charges.clone(),
-                    total: a.total,
-                    tax_amount: a.tax_amount,
-                })
-                .collect(),
-            groups: c
-                .groups
-                .iter()
-                .map(|g| GroupForm {
-                    vat_code: g.vat_code,
-                    vat_rate: g.vat_rate,
-                    base: g.base,
-                    allowance_total: g.allowance_total,
-                    charge_total: g.charge_total,
-                    taxable_amount: g.taxable_amount,
-                    tax_amount: g.tax_amount,
-                })
-                .collect(),
-            allowance_charges: c
-                .allowance_charges
-                .iter()
-                .map(|a| DocAcForm {
-                    amount: a.amount,
-                    shares: a.shares.clone(),
-                })
-                .collect(),
+            lines: c.lines.clone(),
+            groups: c.groups.clone(),
+            allowance_charges: c.allowance_charges.clone(),
             line_total: c.line_total,
             allowance_total: c.allowance_total,
             charge_total: c.charge_total,
@@ -601,37 +462,9 @@ impl ComputationForm {
         let c = self;
         Computation {
             currency,
-            lines: c
-                .lines
-                .into_iter()
-                .map(|a| LineAmounts {
-                    subtotal: a.subtotal,
-                    allowance_charges: a.allowance_charges,
-                    total: a.total,
-                    tax_amount: a.tax_amount,
-                })
-                .collect(),
-            groups: c
-                .groups
-                .into_iter()
-                .map(|g| VatGroup {
-                    vat_code: g.vat_code,
-                    vat_rate: g.vat_rate,
-                    base: g.base,
-                    allowance_total: g.allowance_total,
-                    charge_total: g.charge_total,
-                    taxable_amount: g.taxable_amount,
-                    tax_amount: g.tax_amount,
-                })
-                .collect(),
-            allowance_charges: c
-                .allowance_charges
-                .into_iter()
-                .map(|a| DocumentAllowanceAmounts {
-                    amount: a.amount,
-                    shares: a.shares,
-                })
-                .collect(),
+            lines: c.lines,
+            groups: c.groups,
+            allowance_charges: c.allowance_charges,
             line_total: c.line_total,
             allowance_total: c.allowance_total,
             charge_total: c.charge_total,

@@ -91,3 +91,77 @@ macro_rules! closed_set {
 }
 
 pub(crate) use closed_set;
+
+/// Serde helper: a value written as its `Display` text and read with `FromStr`.
+pub(crate) mod text {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    pub(crate) fn serialize<T: Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(v)
+    }
+
+    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(D::Error::custom)
+    }
+}
+
+/// Serde helper: an optional value as its text, or null.
+pub(crate) mod opt_text {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    #[allow(clippy::ref_option)]
+    pub(crate) fn serialize<T: Display, S: Serializer>(
+        v: &Option<T>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => s.collect_str(v),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<Option<T>, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        match Option::<String>::deserialize(d)? {
+            Some(s) => s.parse().map(Some).map_err(D::Error::custom),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Serde helper: a list of values as their texts.
+pub(crate) mod vec_text {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    pub(crate) fn serialize<T: Display, S: Serializer>(v: &[T], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(ToString::to_string))
+    }
+
+    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<Vec<T>, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        Vec::<String>::deserialize(d)?
+            .iter()
+            .map(|s| s.parse().map_err(D::Error::custom))
+            .collect()
+    }
+}
