@@ -5,7 +5,6 @@
 //! blob store, the simulator's world) and are handed back when the UBL is written,
 //! checked against the size and SHA-256 kept here.
 
-
 crate::wire::closed_set! {
     /// The media types an attachment may have: the list the EN 16931 rule BR-CL-24 allows,
     /// in the order docs/files.md §1 lists them (the order of the `allowed` list of
@@ -145,7 +144,10 @@ mod tests {
             MediaType::from_content_type("TEXT/CSV; charset=utf-8"),
             Some(MediaType::Csv)
         );
-        assert_eq!(MediaType::from_content_type(" application/pdf "), Some(MediaType::Pdf));
+        assert_eq!(
+            MediaType::from_content_type(" application/pdf "),
+            Some(MediaType::Pdf)
+        );
         assert_eq!(MediaType::from_content_type("image/gif"), None);
         assert_eq!(MediaType::from_content_type(""), None);
         for m in MediaType::ALL {

@@ -87,9 +87,6 @@ crate::wire::closed_set! {
     }
 }
 
-impl AccountingStatus {
-}
-
 crate::wire::closed_set! {
     /// Where the document stands on the Peppol network.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -111,9 +108,6 @@ crate::wire::closed_set! {
     }
 }
 
-impl PeppolStatus {
-}
-
 crate::wire::closed_set! {
     /// Where the document stands by mail.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -127,9 +121,6 @@ crate::wire::closed_set! {
         /// Not known.
         Unknown = "unknown",
     }
-}
-
-impl MailStatus {
 }
 
 impl PeppolStatus {

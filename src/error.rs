@@ -282,6 +282,16 @@ impl ValidationError {
         }
     }
 
+    /// `dict_type` at `loc`: `input` should be a JSON object.
+    pub fn not_object(loc: Loc, input: &Value) -> Self {
+        Self::new(ErrorCode::DictType, loc, "input should be a valid object").with_input(input)
+    }
+
+    /// `string_type` at `loc`: `input` should be a string.
+    pub fn not_string(loc: Loc, input: &Value) -> Self {
+        Self::new(ErrorCode::StringType, loc, "input should be a valid string").with_input(input)
+    }
+
     /// The same error carrying the refused input.
     #[must_use]
     pub fn with_input(mut self, input: &Value) -> Self {

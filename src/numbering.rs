@@ -2,8 +2,8 @@
 //! the window a journal's counter restarts in, the document number drawn in it, and
 //! the issue-date window of a numbered document (decisions.md §5, §6).
 
-use chrono::{Datelike, NaiveDate};
 use crate::wire::UnknownValue;
+use chrono::{Datelike, NaiveDate};
 use std::fmt;
 use std::str::FromStr;
 
@@ -22,9 +22,6 @@ crate::wire::closed_set! {
         /// Proforma invoices.
         Proforma = "proforma",
     }
-}
-
-impl JournalCategory {
 }
 
 crate::wire::closed_set! {

@@ -99,6 +99,3 @@ crate::wire::closed_set! {
         Contact = "contact",
     }
 }
-
-impl RelationKind {
-}

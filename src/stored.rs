@@ -30,12 +30,12 @@ use crate::compute::{
     AllowanceCharge, AllowanceKind, AllowanceValue, Computation, DocumentAllowanceAmounts,
     LineAmounts, LinePricing, PaymentStatus, VatGroup,
 };
-use crate::party::RelationKind;
 use crate::document::{
     AccountingStatus, Document, DocumentType, Exemption, Line, MailStatus, PeppolStatus,
 };
 use crate::money::Currency;
 use crate::numbering::Numbering;
+use crate::party::RelationKind;
 use crate::received::{ReceivedDocument, ReceivedType, ResponseInfo};
 use crate::remittance::StructuredReference;
 use crate::terms::PaymentTerms;

@@ -26,9 +26,6 @@ crate::wire::closed_set! {
     }
 }
 
-impl AllowanceKind {
-}
-
 /// How an allowance/charge is expressed: exactly one of a fixed amount or a rate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AllowanceValue {
@@ -731,7 +728,6 @@ impl PaymentStatus {
             Self::Paid
         }
     }
-
 }
 
 #[cfg(test)]

@@ -1,9 +1,9 @@
 use super::*;
 use crate::context::Permissions;
 use crate::numbering::{JournalCategory, Window};
-use crate::terms::Basis;
 use crate::simulator::Simulator;
 use crate::strategies;
+use crate::terms::Basis;
 use proptest::prelude::*;
 use serde_json::json;
 

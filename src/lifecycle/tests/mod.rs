@@ -29,15 +29,15 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 mod create;
-mod create_fields;
 mod create_amounts;
+mod create_fields;
+mod date_range;
+mod from_bytes;
+mod mutants;
 mod patch;
 mod patch_lock;
 mod send;
 mod state;
-mod mutants;
-mod date_range;
-mod from_bytes;
 
 // ---------------------------------------------------------------------------------
 // The world
