@@ -5,7 +5,9 @@
 //! blob store, the simulator's world) and are handed back when the UBL is written,
 //! checked against the size and SHA-256 kept here.
 
-crate::wire::closed_set! {
+use crate::wire::closed_set;
+
+closed_set! {
     /// The media types an attachment may have: the list the EN 16931 rule BR-CL-24 allows,
     /// in the order docs/files.md §1 lists them (the order of the `allowed` list of
     /// `attachment_type_not_allowed`).

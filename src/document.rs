@@ -9,12 +9,13 @@ use crate::numbering::{JournalCategory, Numbering};
 use crate::party::RelationKind;
 use crate::remittance::StructuredReference;
 use crate::terms::PaymentTerms;
+use crate::wire::closed_set;
 use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
-crate::wire::closed_set! {
+closed_set! {
     /// The type of an issued document.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum DocumentType("document type") {
@@ -54,7 +55,7 @@ impl DocumentType {
     }
 }
 
-crate::wire::closed_set! {
+closed_set! {
     /// The accounting state of a document.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum AccountingStatus("accounting status") {
@@ -87,7 +88,7 @@ crate::wire::closed_set! {
     }
 }
 
-crate::wire::closed_set! {
+closed_set! {
     /// Where the document stands on the Peppol network.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum PeppolStatus("peppol status") {
@@ -108,7 +109,7 @@ crate::wire::closed_set! {
     }
 }
 
-crate::wire::closed_set! {
+closed_set! {
     /// Where the document stands by mail.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum MailStatus("mail status") {

@@ -1,11 +1,12 @@
 //! Errors: the stable codes, the `{loc, msg, type, input, ctx}` entries of a request's
 //! answer, and the HTTP status each code answers with (decisions.md §8).
 
+use crate::wire::closed_set;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::sync::Arc;
 
-crate::wire::closed_set! {
+closed_set! {
     /// A stable, machine-readable error code: the `type` of a [`ValidationError`].
     ///
     /// The string form ([`ErrorCode::as_str`]) is part of the contract and never changes.

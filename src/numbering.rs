@@ -2,12 +2,12 @@
 //! the window a journal's counter restarts in, the document number drawn in it, and
 //! the issue-date window of a numbered document (decisions.md §5, §6).
 
-use crate::wire::UnknownValue;
+use crate::wire::{closed_set, UnknownValue};
 use chrono::{Datelike, NaiveDate};
 use std::fmt;
 use std::str::FromStr;
 
-crate::wire::closed_set! {
+closed_set! {
     /// The category of a journal; each document type is booked in one category.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub enum JournalCategory("journal category") {
@@ -24,7 +24,7 @@ crate::wire::closed_set! {
     }
 }
 
-crate::wire::closed_set! {
+closed_set! {
     /// When a journal's numbering counter restarts.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum Numbering("numbering") {

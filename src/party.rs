@@ -7,6 +7,8 @@
 //! ([`crate::peppol`]), never a refusal. An empty or blank value (empty once spaces,
 //! tabs, CR and LF are removed) is the same as an absent one: see [`filled`].
 
+use crate::wire::closed_set;
+
 /// A postal address, with the keys of a delivery location's address.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Address {
@@ -89,7 +91,7 @@ impl Address {
     }
 }
 
-crate::wire::closed_set! {
+closed_set! {
     /// Whether a third party is a registered business or an individual.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum RelationKind("relation kind") {

@@ -1,6 +1,5 @@
 //! The stored form of a document: one versioned JSON form a server keeps in a column,
-//! for an issued document ([`Document`]) and a received one ([`StoredReceived`]), and
-//! `FromStr`/`Display` of a received document's type.
+//! for an issued document ([`Document`]) and a received one ([`StoredReceived`]).
 //!
 //! ```text
 //! {"version": 1, "kind": "issued", "document": {...}}
@@ -36,36 +35,17 @@ use crate::document::{
 use crate::money::Currency;
 use crate::numbering::Numbering;
 use crate::party::RelationKind;
-use crate::received::{ReceivedDocument, ReceivedType, ResponseInfo};
+use crate::received::{ReceivedDocument, ResponseInfo};
 use crate::remittance::StructuredReference;
 use crate::terms::PaymentTerms;
 use crate::vat::VatCode;
-use crate::wire::UnknownValue;
 use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::fmt;
-use std::str::FromStr;
 
 /// The version of the stored form this crate writes and reads.
 pub const VERSION: u32 = 1;
-
-impl fmt::Display for ReceivedType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for ReceivedType {
-    type Err = UnknownValue;
-    fn from_str(s: &str) -> Result<Self, UnknownValue> {
-        ReceivedType::parse(s).ok_or_else(|| UnknownValue {
-            what: "received document type",
-            value: s.to_owned(),
-        })
-    }
-}
 
 // The text helpers live in `wire`; requests and received documents still name them here.
 pub(crate) use crate::wire::{opt_text, text};

@@ -1,11 +1,12 @@
 //! Payment terms (`<days>-<basis>`) and the due date they give (decisions.md §4b).
 
+use crate::wire::closed_set;
 use chrono::{Datelike, Days, NaiveDate};
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
 
-crate::wire::closed_set! {
+closed_set! {
     /// From which day the days of a payment term count.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum Basis("payment terms basis") {

@@ -1,7 +1,9 @@
 //! VAT codes: which rate each takes, its UNCL 5305 category, and the exemption
 //! mention (text and VATEX code) an exempt VAT group carries (decisions.md §4).
 
-crate::wire::closed_set! {
+use crate::wire::closed_set;
+
+closed_set! {
     /// The VAT treatment of a line.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub enum VatCode("vat code") {

@@ -1,6 +1,9 @@
-//! Closed sets as written: one declaration per enum ([`closed_set!`]) gives its
-//! variants, the text each is written as, `ALL`, `as_str`, `parse`, `Display`,
-//! `FromStr` and serde, so that a set's wire texts are written once, beside its type.
+//! The closed sets of the interface (document types, statuses, VAT codes, journal
+//! categories, languages…), each declared once with [`closed_set!`](crate::wire): its
+//! variants and their texts on the wire, from which come `ALL`, `as_str`, `parse`,
+//! `Display`, `FromStr` (refusing any other text with an [`UnknownValue`]) and serde. The
+//! stored form and the responses write these texts; requests and scenarios read them,
+//! exactly as written (no other case, no trimming).
 
 /// A text outside a closed set (the error of every `FromStr` of the crate's enums).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -12,48 +15,36 @@ pub struct UnknownValue {
     pub value: String,
 }
 
-/// Declares an enum whose variants are each written as one text:
-///
-/// ```text
-/// closed_set! {
-///     /// Doc.
-///     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-///     pub enum Kind("kind") {
-///         /// Doc.
-///         Allowance = "allowance",
-///     }
-/// }
-/// ```
-///
-/// The string after the name says what the set is in an [`UnknownValue`]. `ALL` lists
-/// the variants in declaration order; `parse` reads a text exactly as written.
+/// Declares a closed set: `closed_set! { #[derive(…)] pub enum Name("what it is") {
+/// /// doc
+/// Variant = "text", … } }`.
 macro_rules! closed_set {
     (
         $(#[$meta:meta])*
         $vis:vis enum $name:ident($what:literal) {
-            $($(#[$vmeta:meta])* $variant:ident = $text:literal,)+
+            $( $(#[$vmeta:meta])* $variant:ident = $text:literal, )+
         }
     ) => {
         $(#[$meta])*
         $vis enum $name {
-            $($(#[$vmeta])* $variant,)+
+            $( $(#[$vmeta])* $variant, )+
         }
 
         impl $name {
-            /// Every value, in the order declared.
-            pub const ALL: [Self; [$($text),+].len()] = [$(Self::$variant),+];
+            /// Every value, in the order of the declaration.
+            pub const ALL: [$name; [$($text),+].len()] = [$(Self::$variant),+];
 
-            /// The value as written.
+            /// The value as written on the wire.
             pub fn as_str(self) -> &'static str {
                 match self {
-                    $(Self::$variant => $text,)+
+                    $( Self::$variant => $text, )+
                 }
             }
 
-            /// The value written exactly `s`, if any.
-            pub fn parse(s: &str) -> Option<Self> {
+            /// The value written `s` (exactly), if any.
+            pub fn parse(s: &str) -> Option<$name> {
                 match s {
-                    $($text => Some(Self::$variant),)+
+                    $( $text => Some(Self::$variant), )+
                     _ => None,
                 }
             }
@@ -89,7 +80,6 @@ macro_rules! closed_set {
         }
     };
 }
-
 pub(crate) use closed_set;
 
 /// Serde helper: a value written as its `Display` text and read with `FromStr`.

@@ -11,11 +11,12 @@ use crate::allocation;
 use crate::error::ErrorCode;
 use crate::money::{within_limit, Currency};
 use crate::vat::VatCode;
+use crate::wire::closed_set;
 use rust_decimal::Decimal;
 
 const HUNDRED: Decimal = Decimal::ONE_HUNDRED;
 
-crate::wire::closed_set! {
+closed_set! {
     /// Whether an allowance/charge takes off or adds.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum AllowanceKind("allowance/charge type") {
@@ -699,7 +700,7 @@ where
     })
 }
 
-crate::wire::closed_set! {
+closed_set! {
     /// The payment status of a document (decisions.md §3.10): nothing paid is `unpaid`,
     /// less than the total `partial`, the whole (positive) total `paid`.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

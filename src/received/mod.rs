@@ -94,6 +94,7 @@ use crate::money::{decimal_value, Currency};
 use crate::numbering::JournalCategory;
 use crate::remittance::StructuredReference;
 use crate::vat::VatCode;
+use crate::wire::closed_set;
 use chrono::{DateTime, NaiveDate, Utc};
 use facts::{Ac, Category, Facts, Num, PartyFacts, Root};
 use rust_decimal::{Decimal, RoundingStrategy};
@@ -111,38 +112,20 @@ pub fn scan_agrees_with_quick_xml(text: &str) -> Option<bool> {
     scan::agrees_with_quick_xml(text)
 }
 
-/// What a received document is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ReceivedType {
-    /// A UBL `Invoice`, whatever its type code.
-    PurchaseInvoice,
-    /// A UBL `CreditNote`, whatever its type code.
-    PurchaseCreditNote,
-    /// Bytes that are not a UBL Invoice or CreditNote.
-    Unknown,
+closed_set! {
+    /// What a received document is.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum ReceivedType("received document type") {
+        /// A UBL `Invoice`, whatever its type code.
+        PurchaseInvoice = "purchase_invoice",
+        /// A UBL `CreditNote`, whatever its type code.
+        PurchaseCreditNote = "purchase_credit_note",
+        /// Bytes that are not a UBL Invoice or CreditNote.
+        Unknown = "unknown",
+    }
 }
 
 impl ReceivedType {
-    /// The type as written.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::PurchaseInvoice => "purchase_invoice",
-            Self::PurchaseCreditNote => "purchase_credit_note",
-            Self::Unknown => "unknown",
-        }
-    }
-
-    /// The type written `s`, if any.
-    pub fn parse(s: &str) -> Option<ReceivedType> {
-        [
-            Self::PurchaseInvoice,
-            Self::PurchaseCreditNote,
-            Self::Unknown,
-        ]
-        .into_iter()
-        .find(|t| t.as_str() == s)
-    }
-
     /// The journal category a received document of this type is booked in
     /// (`purchases_invoice`, `purchases_credit`); none for `unknown`.
     pub fn journal_category(self) -> Option<JournalCategory> {
