@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Import circles between the files of src/ (issue 18).
 
-Each .rs file of src/ (unit-test files `tests*.rs` and `#[cfg(test)]` blocks aside)
+Each .rs file of src/ (unit-test files `tests*.rs` or under a `tests/` folder, and
+`#[cfg(test)]` blocks, aside)
 is a node; a path `crate::a::b::…`, `super::…` or `self::…` named in the file is an
 edge to the deepest file module it goes through. A `use` of a parent module's
 re-export (`super::X` where the parent only re-exports X from a sibling) counts as an
@@ -66,7 +67,7 @@ def expand_use(tree):
 files = {}
 for dirpath, _, names in os.walk(ROOT):
     for n in names:
-        if n.endswith(".rs") and not n.startswith("tests"):
+        if n.endswith(".rs") and not n.startswith("tests") and "tests" not in dirpath.split(os.sep):
             p = os.path.join(dirpath, n)
             files[module_of(p)] = p
 mods = set(files)

@@ -1,4 +1,5 @@
-//! Create: a valid request, its permissions, the fields missing, their JSON types, unknown and derived keys and closed sets.
+//! Create: a valid request, permissions, sending on creation, the fine points of
+//! the reading rules, several errors in one answer.
 
 use super::*;
 
@@ -213,516 +214,436 @@ fn create_without_send_needs_only_c() {
 }
 
 // ---------------------------------------------------------------------------------
-// Create: missing
+// Create: sending on creation
 // ---------------------------------------------------------------------------------
 
 #[test]
-fn create_missing_type() {
-    // interface.md create table: type is required; decisions.md §8 missing
-    refuse(
-        &without(body(), "type"),
-        ErrorCode::Missing,
-        &json!(["body", "type"]),
+fn create_not_peppol_type_with_send_peppol() {
+    // decisions.md §7, §9: a proforma with send_peppol is not_peppol_type at ["query", "send_peppol"]
+    let err = create(
+        &TestContext::new(),
+        ALL,
+        Some("true"),
+        Some(&with(body(), "type", json!("proforma_invoice"))),
+        DOC_ID,
+    )
+    .expect_err("refused");
+    assert_only(
+        &err,
+        422,
+        ErrorCode::NotPeppolType,
+        &json!(["query", "send_peppol"]),
     );
-    refuse(
-        &with(body(), "type", Value::Null),
-        ErrorCode::Missing,
-        &json!(["body", "type"]),
-    );
+    // without the send the proforma is created
+    created(&with(body(), "type", json!("proforma_invoice")));
 }
 
 #[test]
-fn create_missing_relation_id() {
-    // interface.md create table: relation_id is required
-    refuse(
-        &without(body(), "relation_id"),
-        ErrorCode::Missing,
-        &json!(["body", "relation_id"]),
-    );
-    refuse(
-        &with(body(), "relation_id", Value::Null),
-        ErrorCode::Missing,
-        &json!(["body", "relation_id"]),
-    );
+fn create_send_failed_creates_the_document() {
+    // interface.md create 422 send_failed, decisions.md §7: the document exists and is
+    // numbered, the error's ctx is {"document_id": ID}, peppol_status stays not_sent
+    let ctx = TestContext::new();
+    for rel in [NO_TERMS, CONTACT] {
+        let c = create(
+            &ctx,
+            ALL,
+            Some("true"),
+            Some(&with(body(), "relation_id", json!(rel))),
+            DOC_ID,
+        )
+        .expect("created");
+        let err = c.send_error.expect("send_failed");
+        assert_only(
+            &err,
+            422,
+            ErrorCode::SendFailed,
+            &json!(["query", "send_peppol"]),
+        );
+        assert_eq!(err.errors[0].ctx, Some(json!({"document_id": DOC_ID})));
+        assert_eq!(c.document.id, DOC_ID);
+        assert_eq!(c.document.document_number, "INV2026-0007");
+        assert_eq!(c.number.sequence, SEQUENCE);
+        assert_eq!(c.document.peppol_status, PeppolStatus::NotSent);
+    }
 }
 
 #[test]
-fn create_missing_lines() {
-    // interface.md create table: lines is required
-    refuse(
-        &without(body(), "lines"),
-        ErrorCode::Missing,
-        &json!(["body", "lines"]),
-    );
-    refuse(
-        &with(body(), "lines", Value::Null),
-        ErrorCode::Missing,
-        &json!(["body", "lines"]),
-    );
+fn create_send_peppol_sets_sending() {
+    // decisions.md §7: a started send sets peppol_status sending
+    let c = create(
+        &TestContext::new(),
+        ALL,
+        Some("true"),
+        Some(&body()),
+        DOC_ID,
+    )
+    .expect("created");
+    assert!(c.send_error.is_none());
+    assert_eq!(c.document.peppol_status, PeppolStatus::Sending);
+    assert_eq!(c.document.to_json()["peppol_status"], json!("sending"));
 }
 
 #[test]
-fn create_missing_line_fields() {
-    // decisions.md §4: quantity and unit_price are required on a line
-    refuse(
-        &with(body(), "lines", json!([{"unit_price": 1, "vat_rate": 21}])),
-        ErrorCode::Missing,
-        &json!(["body", "lines", 0, "quantity"]),
-    );
-    refuse(
-        &with(body(), "lines", json!([{"quantity": 1, "vat_rate": 21}])),
-        ErrorCode::Missing,
-        &json!(["body", "lines", 0, "unit_price"]),
-    );
-    refuse(
-        &with(body(), "allowance_charges", json!([{"amount": 1}])),
-        ErrorCode::Missing,
-        &json!(["body", "allowance_charges", 0, "type"]),
-    );
+fn create_send_peppol_query_booleans_are_lax() {
+    // decisions.md §8, §9: true/false/1/0/yes/no/on/off in any case
+    let ctx = TestContext::new();
+    for (text, status) in [
+        ("yes", PeppolStatus::Sending),
+        ("No", PeppolStatus::NotSent),
+        ("ON", PeppolStatus::Sending),
+        ("0", PeppolStatus::NotSent),
+        ("1", PeppolStatus::Sending),
+        ("TRUE", PeppolStatus::Sending),
+        ("False", PeppolStatus::NotSent),
+        ("oFF", PeppolStatus::NotSent),
+    ] {
+        let c = create(&ctx, ALL, Some(text), Some(&body()), DOC_ID).expect("created");
+        assert_eq!(c.document.peppol_status, status, "{text}");
+    }
 }
 
+// ---------------------------------------------------------------------------------
+// Create: decisions.md §9 fine points
+// ---------------------------------------------------------------------------------
+
 #[test]
-fn create_empty_object_misses_every_required_field() {
-    // decisions.md §8: every error in one pass
+fn create_unresolved_relation_is_reported_beside_a_too_long_order_number() {
+    // decisions.md §9: both layers are reported
+    let b = with(
+        with(body(), "relation_id", json!("rel-nope")),
+        "order_number",
+        chars('o', 256),
+    );
     assert_set(
-        &refused(&json!({})),
+        &refused(&b),
         422,
         &[
-            (ErrorCode::Missing, json!(["body", "type"])),
-            (ErrorCode::Missing, json!(["body", "relation_id"])),
-            (ErrorCode::Missing, json!(["body", "lines"])),
+            (ErrorCode::RelationNotFound, json!(["body", "relation_id"])),
+            (ErrorCode::StringTooLong, json!(["body", "order_number"])),
         ],
     );
 }
 
 #[test]
-fn create_missing_or_null_body_is_missing_at_body() {
-    // decisions.md §9: a missing or null body is missing at ["body"]
-    let ctx = TestContext::new();
-    for b in [None, Some(&Value::Null)] {
-        let err = create(&ctx, ALL, None, b, DOC_ID).expect_err("refused");
-        assert_only(&err, 422, ErrorCode::Missing, &json!(["body"]));
-    }
+fn create_location_of_another_relation_checked_only_when_both_resolve() {
+    // decisions.md §9: a location of another relation is checked only when both ids resolve
+    let b = with(
+        with(body(), "relation_id", json!("rel-nope")),
+        "delivery_location_id",
+        json!(LOC_NO_TERMS),
+    );
+    refuse(
+        &b,
+        ErrorCode::RelationNotFound,
+        &json!(["body", "relation_id"]),
+    );
+    let b = with(
+        with(body(), "relation_id", json!(5)),
+        "delivery_location_id",
+        json!(LOC_NO_TERMS),
+    );
+    refuse(&b, ErrorCode::StringType, &json!(["body", "relation_id"]));
+    refuse(
+        &with(body(), "delivery_location_id", json!("loc-nope")),
+        ErrorCode::DeliveryLocationNotFound,
+        &json!(["body", "delivery_location_id"]),
+    );
 }
 
 #[test]
-fn create_body_not_an_object_is_dict_type_at_body() {
-    // decisions.md §9: a body that is not an object is dict_type at ["body"]
-    for b in [
-        json!([]),
-        json!([body()]),
-        json!("sale_invoice"),
-        json!(5),
-        json!(true),
-    ] {
-        refuse(&b, ErrorCode::DictType, &json!(["body"]));
-    }
+fn create_paid_amount_checked_only_when_amounts_could_be_computed() {
+    // decisions.md §9: paid_amount is checked against the total only when the amounts could be computed
+    let b = with(
+        with_line(body(), "quantity", json!("x")),
+        "paid_amount",
+        json!("1000"),
+    );
+    refuse(
+        &b,
+        ErrorCode::DecimalParsing,
+        &json!(["body", "lines", 0, "quantity"]),
+    );
+    let b = with(
+        with(body(), "currency", json!("ZZZ")),
+        "paid_amount",
+        json!("1000"),
+    );
+    refuse(
+        &b,
+        ErrorCode::CurrencyNotSupported,
+        &json!(["body", "currency"]),
+    );
+    let big = json!({"quantity": "999999999", "unit_price": "999999999", "vat_rate": 21});
+    let b = with(
+        with(body(), "lines", json!([big])),
+        "paid_amount",
+        json!("1000"),
+    );
+    refuse(
+        &b,
+        ErrorCode::AmountOutOfRange,
+        &json!(["body", "lines", 0]),
+    );
+    let b = with(
+        with(body(), "allowance_charges", json!([{"type": "charge"}])),
+        "paid_amount",
+        json!("1000"),
+    );
+    refuse(
+        &b,
+        ErrorCode::AmountOrRate,
+        &json!(["body", "allowance_charges", 0]),
+    );
 }
 
-// ---------------------------------------------------------------------------------
-// Create: JSON types
-// ---------------------------------------------------------------------------------
-
 #[test]
-fn create_string_type() {
-    // decisions.md §8: a value of the wrong JSON type
+fn create_null_on_an_optional_field_means_absent() {
+    // decisions.md §9: on create, null on an optional field means absent (journal_id null → default)
+    let mut b = body();
     for key in [
-        "relation_id",
         "journal_id",
         "delivery_location_id",
+        "issue_date",
+        "payment_terms",
+        "tax_point_date",
+        "delivery_date",
+        "period_start",
+        "period_end",
         "order_number",
         "despatch_reference",
         "buyer_reference",
         "legal_notice",
         "currency",
-        "payment_terms",
-        "type",
+        "paid_amount",
+        "allowance_charges",
     ] {
-        refuse(
-            &with(body(), key, json!(5)),
-            ErrorCode::StringType,
-            &json!(["body", key]),
-        );
+        b = with(b, key, Value::Null);
     }
-    for key in [
-        "item_name",
-        "item_description",
-        "unit_code",
-        "section_name",
-        "item_identification",
-        "product_code",
-        "vat_code",
-    ] {
-        refuse(
-            &with_line(body(), key, json!(true)),
-            ErrorCode::StringType,
-            &json!(["body", "lines", 0, key]),
-        );
-    }
-    refuse(
-        &with_line(
-            body(),
-            "item_properties",
-            json!({"colour": "red", "size": 5}),
-        ),
-        ErrorCode::StringType,
-        &json!(["body", "lines", 0, "item_properties", "size"]),
-    );
-    refuse(
-        &with(
-            body(),
-            "allowance_charges",
-            json!([{"type": "charge", "amount": 1, "reason": 5}]),
-        ),
-        ErrorCode::StringType,
-        &json!(["body", "allowance_charges", 0, "reason"]),
-    );
+    assert_eq!(created(&b), stored());
 }
 
 #[test]
-fn create_list_type() {
-    // decisions.md §8: lines and allowance_charges are lists
-    for v in [json!("abc"), json!({}), json!(5)] {
-        refuse(
-            &with(body(), "lines", v.clone()),
-            ErrorCode::ListType,
-            &json!(["body", "lines"]),
-        );
-        refuse(
-            &with(body(), "allowance_charges", v.clone()),
-            ErrorCode::ListType,
-            &json!(["body", "allowance_charges"]),
-        );
-        refuse(
-            &with_line(body(), "allowance_charges", v),
-            ErrorCode::ListType,
-            &json!(["body", "lines", 0, "allowance_charges"]),
-        );
-    }
-}
-
-#[test]
-fn create_dict_type_on_a_line() {
-    // decisions.md §8: a line, an allowance/charge and item_properties are objects
-    for v in [json!(5), json!("line"), json!([line()])] {
-        refuse(
-            &with(body(), "lines", json!([v.clone()])),
-            ErrorCode::DictType,
-            &json!(["body", "lines", 0]),
-        );
-        refuse(
-            &with(body(), "allowance_charges", json!([v.clone()])),
-            ErrorCode::DictType,
-            &json!(["body", "allowance_charges", 0]),
-        );
-        refuse(
-            &with_line(body(), "item_properties", v),
-            ErrorCode::DictType,
-            &json!(["body", "lines", 0, "item_properties"]),
-        );
-    }
-}
-
-#[test]
-fn create_decimal_parsing() {
-    // decisions.md §8: a number is a JSON number or a decimal string
+fn create_ignores_relation_type_attachments_and_due_date() {
+    // interface.md create table, decisions.md §9: ignored whatever their value
     for v in [
-        json!("abc"),
-        json!("1,5"),
-        json!(true),
-        json!([1]),
-        json!({}),
-        json!("NaN"),
-        json!(""),
+        json!("contact"),
+        json!(5),
+        json!({"x": 1}),
+        json!(null),
+        json!("not a date"),
+        json!([{"filename": "a.pdf"}]),
     ] {
-        refuse(
-            &with_line(body(), "quantity", v.clone()),
-            ErrorCode::DecimalParsing,
-            &json!(["body", "lines", 0, "quantity"]),
-        );
-        refuse(
-            &with_line(body(), "unit_price", v.clone()),
-            ErrorCode::DecimalParsing,
-            &json!(["body", "lines", 0, "unit_price"]),
-        );
-        refuse(
-            &with_line(body(), "vat_rate", v.clone()),
-            ErrorCode::DecimalParsing,
-            &json!(["body", "lines", 0, "vat_rate"]),
-        );
-        refuse(
-            &with(body(), "paid_amount", v.clone()),
-            ErrorCode::DecimalParsing,
-            &json!(["body", "paid_amount"]),
-        );
-        refuse(
-            &with(
-                body(),
-                "allowance_charges",
-                json!([{"type": "allowance", "amount": v}]),
+        let b = with(
+            with(
+                with(body(), "relation_type", v.clone()),
+                "attachments",
+                v.clone(),
             ),
-            ErrorCode::DecimalParsing,
-            &json!(["body", "allowance_charges", 0, "amount"]),
+            "due_date",
+            v,
         );
+        let doc = created(&b);
+        assert_eq!(doc, stored());
+        assert_eq!(doc.to_json()["relation_type"], json!("company"));
+        assert_eq!(doc.to_json()["attachments"], json!([]));
     }
+    // the relation's real kind is answered
+    let doc = created(&with(
+        with(body(), "relation_id", json!(CONTACT)),
+        "relation_type",
+        json!("company"),
+    ));
+    assert_eq!(doc.relation_type, RelationKind::Contact);
+    // a due date sent is not used
+    let doc = created(&with(body(), "due_date", json!("2026-11-21")));
+    assert_eq!(doc.due_date, d("2026-12-31"));
 }
 
 #[test]
-fn create_date_parsing() {
-    // decisions.md §8: dates are YYYY-MM-DD
-    for key in [
-        "issue_date",
-        "tax_point_date",
-        "delivery_date",
-        "period_start",
-        "period_end",
-    ] {
-        for v in [
-            json!("2026-13-01"),
-            json!("2026-02-30"),
-            json!("21/11/2026"),
-            json!("2026-1-5"),
-            json!("2026-11-21T00:00:00"),
-            json!(20_261_121),
-            json!(true),
-        ] {
-            refuse(
-                &with(body(), key, v),
-                ErrorCode::DateParsing,
-                &json!(["body", key]),
-            );
-        }
+fn create_legal_notice_defaults_on_a_sale_invoice_only() {
+    // decisions.md §5: absent or null on a sale_invoice takes the company's text; "" stays ""
+    assert_eq!(created(&body()).legal_notice.as_deref(), Some(LEGAL));
+    assert_eq!(
+        created(&with(body(), "legal_notice", Value::Null))
+            .legal_notice
+            .as_deref(),
+        Some(LEGAL)
+    );
+    let doc = created(&with(body(), "legal_notice", json!("")));
+    assert_eq!(doc.legal_notice.as_deref(), Some(""));
+    assert_eq!(doc.to_json()["legal_notice"], json!(""));
+    assert_eq!(
+        created(&with(body(), "legal_notice", json!("Own text")))
+            .legal_notice
+            .as_deref(),
+        Some("Own text")
+    );
+    // interface.md create table: the default is for a sale invoice; none on a credit note or proforma
+    for t in ["sale_credit_note", "proforma_invoice"] {
+        let doc = created(&with(body(), "type", json!(t)));
+        assert_eq!(doc.legal_notice, None, "{t}");
+        assert_eq!(doc.to_json()["legal_notice"], Value::Null);
     }
+    let mut ctx = TestContext::new();
+    ctx.company.self_billing = true;
+    assert_eq!(
+        created_in(&ctx, &with(body(), "type", json!("purchase_invoice"))).legal_notice,
+        None
+    );
+    // a company without a text gives none
+    ctx.company.legal_notice = None;
+    assert_eq!(created_in(&ctx, &body()).legal_notice, None);
 }
 
 #[test]
-fn create_bool_parsing_on_send_peppol() {
-    // decisions.md §9: query booleans are lax; anything else is bool_parsing at ["query", "send_peppol"]
-    let ctx = TestContext::new();
-    for text in ["maybe", "", "2", "tru", "y", "null"] {
-        let err = create(&ctx, ALL, Some(text), Some(&body()), DOC_ID).expect_err("refused");
-        assert_only(
-            &err,
-            422,
-            ErrorCode::BoolParsing,
-            &json!(["query", "send_peppol"]),
-        );
-    }
+fn create_payment_terms_default_from_the_relation_else_30_df() {
+    // interface.md create table: defaults to the terms of the third party, else 30-df;
+    // a contact never has terms
+    assert_eq!(created(&body()).payment_terms.to_string(), "30-fm");
+    let doc = created(&with(body(), "relation_id", json!(NO_TERMS)));
+    assert_eq!(
+        (doc.payment_terms.to_string(), doc.due_date),
+        ("30-df".to_owned(), d("2026-12-21"))
+    );
+    let doc = created(&with(body(), "relation_id", json!(CONTACT)));
+    assert_eq!(doc.payment_terms.to_string(), "30-df");
+    // a contact record that carries terms all the same does not give them
+    let mut ctx = TestContext::new();
+    ctx.relations.push(relation(
+        "rel-contact-terms",
+        RelationKind::Contact,
+        Some("60-mf"),
+        false,
+    ));
+    let doc = created_in(
+        &ctx,
+        &with(body(), "relation_id", json!("rel-contact-terms")),
+    );
+    assert_eq!(doc.payment_terms.to_string(), "30-df");
+    // terms sent win over the relation's
+    let doc = created(&with(body(), "payment_terms", json!("15-df")));
+    assert_eq!(
+        (doc.payment_terms.to_string(), doc.due_date),
+        ("15-df".to_owned(), d("2026-12-06"))
+    );
 }
 
-/// How a lax boolean text reads: Some(true), Some(false), or None for `bool_parsing`.
-fn query_reads(text: &str) -> Option<bool> {
-    match create(&TestContext::new(), ALL, Some(text), Some(&body()), DOC_ID) {
-        Ok(c) => Some(c.document.peppol_status == PeppolStatus::Sending),
-        Err(e) => {
-            assert_only(
-                &e,
-                422,
-                ErrorCode::BoolParsing,
-                &json!(["query", "send_peppol"]),
-            );
-            None
-        }
-    }
+// ---------------------------------------------------------------------------------
+// Create: several errors in one answer
+// ---------------------------------------------------------------------------------
+
+/// A body with errors at many locations, both layers.
+fn broken_body() -> Value {
+    json!({
+        "type": "sale_invoice",
+        "relation_id": "rel-nope",
+        "despatch_reference": "D".repeat(51),
+        "payment_terms": "30-DF",
+        "issue_date": "2026-11-22",
+        "currency": "eur",
+        "total_amount": 10,
+        "foo": 1,
+        "lines": [
+            {"quantity": "abc", "unit_price": 1, "vat_rate": 21},
+            {"quantity": 1, "unit_price": -1, "vat_code": "exempted", "vat_rate": 6, "subtotal": 1}
+        ],
+        "allowance_charges": [{"type": "discount", "amount": 1, "rate": 2}]
+    })
 }
 
-fn body_reads(text: &str) -> Option<bool> {
-    match try_send(&stored(), Some(&json!({ "peppol": text }))) {
-        Ok(doc) => Some(doc.peppol_status == PeppolStatus::Sending),
-        Err(e) if e.has(ErrorCode::NoChannel) => Some(false),
-        Err(e) => {
-            assert_only(&e, 422, ErrorCode::BoolParsing, &json!(["body", "peppol"]));
-            None
-        }
-    }
+/// The error body with its entries sorted by loc then code: the order of the list is
+/// not part of the contract (decisions.md §8), every entry is.
+fn sorted_body(err: &ApiError) -> Value {
+    let mut detail = err.errors.clone();
+    detail.sort_by_key(|e| (e.loc.to_json().to_string(), e.code));
+    ApiError::check(detail).map_or_else(|e| e.body(), |()| Value::Null)
 }
 
 #[test]
-
-fn booleans_in_bodies_and_queries_are_lax_alike() {
-    // decisions.md §9: booleans in bodies and queries are lax alike: true/false, 1/0, yes/no,
-    // on/off in any case; anything else is bool_parsing
-    for text in [
-        "true", "FALSE", "1", "0", "Yes", "no", "ON", "off", "maybe", "", " true", "yes ", "\ton",
-    ] {
-        assert_eq!(query_reads(text), body_reads(text), "{text:?}");
-    }
-    for text in [" true", "yes ", "\ton", " 0"] {
-        assert_eq!(query_reads(text), None, "{text:?}");
-    }
-}
-
-#[test]
-fn create_bool_parsing_is_reported_beside_body_errors() {
-    // decisions.md §8: every error in one pass, the query included
-    let err = create(&TestContext::new(), ALL, Some("maybe"), None, DOC_ID).expect_err("refused");
+fn create_reports_every_error_in_one_answer() {
+    // decisions.md §8: validation collects every error it can find in one pass, each
+    // with its full loc; §9: both layers
+    let err = refused(&broken_body());
     assert_set(
         &err,
         422,
         &[
-            (ErrorCode::BoolParsing, json!(["query", "send_peppol"])),
-            (ErrorCode::Missing, json!(["body"])),
+            (ErrorCode::RelationNotFound, json!(["body", "relation_id"])),
+            (
+                ErrorCode::StringTooLong,
+                json!(["body", "despatch_reference"]),
+            ),
+            (
+                ErrorCode::StringPatternMismatch,
+                json!(["body", "payment_terms"]),
+            ),
+            (ErrorCode::DateInFuture, json!(["body", "issue_date"])),
+            (ErrorCode::CurrencyNotSupported, json!(["body", "currency"])),
+            (ErrorCode::DerivedField, json!(["body", "total_amount"])),
+            (ErrorCode::ExtraForbidden, json!(["body", "foo"])),
+            (
+                ErrorCode::DecimalParsing,
+                json!(["body", "lines", 0, "quantity"]),
+            ),
+            (
+                ErrorCode::GreaterThanEqual,
+                json!(["body", "lines", 1, "unit_price"]),
+            ),
+            (
+                ErrorCode::VatRateNotAllowed,
+                json!(["body", "lines", 1, "vat_rate"]),
+            ),
+            (
+                ErrorCode::DerivedField,
+                json!(["body", "lines", 1, "subtotal"]),
+            ),
+            (
+                ErrorCode::Enum,
+                json!(["body", "allowance_charges", 0, "type"]),
+            ),
+            (
+                ErrorCode::AmountOrRate,
+                json!(["body", "allowance_charges", 0]),
+            ),
         ],
     );
+    // serde_json's own printer: insta's JSON serializer does not know arbitrary-precision numbers
+    let pretty = serde_json::to_string_pretty(&sorted_body(&err)).expect("printable");
+    insta::assert_snapshot!("create_error_body", pretty);
 }
 
-// ---------------------------------------------------------------------------------
-// Create: unknown and derived keys
-// ---------------------------------------------------------------------------------
-
 #[test]
-fn create_extra_forbidden() {
-    // decisions.md §5: any unknown key is extra_forbidden
-    for key in [
-        "foo",
-        "send_mail",
-        "send_peppol",
-        "Type",
-        "number",
-        "lines ",
-    ] {
-        refuse(
-            &with(body(), key, json!(1)),
-            ErrorCode::ExtraForbidden,
-            &json!(["body", key]),
-        );
-    }
-    refuse(
-        &with_line(body(), "discount", json!(1)),
-        ErrorCode::ExtraForbidden,
-        &json!(["body", "lines", 0, "discount"]),
-    );
-    refuse(
-        &with(
-            body(),
-            "allowance_charges",
-            json!([{"type": "charge", "amount": 1, "percent": 2}]),
+fn create_five_hundred_broken_lines_give_five_hundred_errors() {
+    // decisions.md §8: every error in one pass
+    let err = refused(&with(
+        body(),
+        "lines",
+        many(
+            500,
+            &json!({"quantity": "x", "unit_price": 1, "vat_rate": 21}),
         ),
-        ErrorCode::ExtraForbidden,
-        &json!(["body", "allowance_charges", 0, "percent"]),
-    );
-}
-
-#[test]
-fn create_derived_field_on_the_document() {
-    // decisions.md §5, interface.md create rule 1: a derived Document field is derived_field
-    for key in [
-        "id",
-        "origin",
-        "document_number",
-        "payment_remittance",
-        "is_remittance_structured",
-        "create_date",
-        "tax_exclusive_amount",
-        "tax_amount",
-        "total_amount",
-        "remaining_amount",
-        "payment_status",
-        "accounting_status",
-        "peppol_status",
-        "mail_status",
-        "pdf_available",
-        "xml_available",
-        "vat_breakdown",
-    ] {
-        refuse(
-            &with(body(), key, json!(1)),
-            ErrorCode::DerivedField,
-            &json!(["body", key]),
+    ));
+    assert_eq!(err.status, 422);
+    assert_eq!(err.errors.len(), 500);
+    for (i, (code, loc)) in found(&err).into_iter().enumerate() {
+        assert_eq!(
+            (code, loc),
+            (
+                ErrorCode::DecimalParsing,
+                json!(["body", "lines", i, "quantity"])
+            )
         );
     }
 }
 
 #[test]
-fn create_derived_field_on_a_line() {
-    // decisions.md §4: sequence, subtotal, total and tax_amount of a line are derived
-    for key in ["sequence", "subtotal", "total", "tax_amount"] {
-        refuse(
-            &with_line(body(), key, json!(1)),
-            ErrorCode::DerivedField,
-            &json!(["body", "lines", 0, key]),
-        );
-    }
-}
-
-#[test]
-fn create_a_read_document_posted_back_is_refused_only_for_its_derived_fields() {
-    // interface.md create table: attachments, relation_type and due_date are accepted so a
-    // read document can be posted back; decisions.md §5: its derived fields are refused
-    let read = stored().to_json();
-    let mut expected: Vec<(ErrorCode, Value)> = [
-        "id",
-        "origin",
-        "document_number",
-        "payment_remittance",
-        "is_remittance_structured",
-        "create_date",
-        "tax_exclusive_amount",
-        "tax_amount",
-        "total_amount",
-        "remaining_amount",
-        "payment_status",
-        "accounting_status",
-        "pdf_available",
-        "xml_available",
-        "peppol_status",
-        "mail_status",
-        "vat_breakdown",
-    ]
-    .iter()
-    .map(|k| (ErrorCode::DerivedField, json!(["body", k])))
-    .collect();
-    for k in ["sequence", "subtotal", "total", "tax_amount"] {
-        expected.push((ErrorCode::DerivedField, json!(["body", "lines", 0, k])));
-    }
-    assert_set(&refused(&read), 422, &expected);
-}
-
-// ---------------------------------------------------------------------------------
-// Create: closed sets
-// ---------------------------------------------------------------------------------
-
-#[test]
-fn create_enum_type() {
-    // interface.md create table: type is one of five values
-    for t in ["invoice", "Sale_Invoice", "other_document", "unknown", ""] {
-        refuse(
-            &with(body(), "type", json!(t)),
-            ErrorCode::Enum,
-            &json!(["body", "type"]),
-        );
-    }
-}
-
-#[test]
-fn create_enum_vat_code() {
-    // decisions.md §4: vat_code is one of seven values
-    for c in ["standardd", "Standard", "exempt", ""] {
-        refuse(
-            &with_line(body(), "vat_code", json!(c)),
-            ErrorCode::Enum,
-            &json!(["body", "lines", 0, "vat_code"]),
-        );
-    }
-}
-
-#[test]
-fn create_enum_allowance_type() {
-    // decisions.md §8: an allowance/charge type is allowance or charge
-    for t in ["discount", "Allowance", "surcharge"] {
-        refuse(
-            &with(
-                body(),
-                "allowance_charges",
-                json!([{"type": t, "amount": 1}]),
-            ),
-            ErrorCode::Enum,
-            &json!(["body", "allowance_charges", 0, "type"]),
-        );
-        refuse(
-            &with_line(body(), "allowance_charges", json!([{"type": t, "rate": 1}])),
-            ErrorCode::Enum,
-            &json!(["body", "lines", 0, "allowance_charges", 0, "type"]),
-        );
+fn create_error_body_is_a_detail_list() {
+    // decisions.md §8: every error is {"detail": [...]}, whatever its status
+    let err = refused(&json!({}));
+    let body = err.body();
+    assert_eq!(body["detail"].as_array().map(Vec::len), Some(3));
+    for e in body["detail"].as_array().into_iter().flatten() {
+        assert_eq!(e["type"], json!("missing"));
+        assert!(e["msg"].is_string());
     }
 }

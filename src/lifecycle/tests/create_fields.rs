@@ -1,6 +1,522 @@
-//! Create: the lengths of strings and lists, number ranges and places, payment terms, VAT codes and rates, allowance/charge shape, the ids that must resolve, dates and currency.
+//! Create: each field's rules (missing, JSON types, unknown and derived keys, closed
+//! sets, lengths, ranges, patterns, VAT, allowances, ids, dates, currency, amounts).
 
 use super::*;
+
+// ---------------------------------------------------------------------------------
+// Create: missing
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn create_missing_type() {
+    // interface.md create table: type is required; decisions.md §8 missing
+    refuse(
+        &without(body(), "type"),
+        ErrorCode::Missing,
+        &json!(["body", "type"]),
+    );
+    refuse(
+        &with(body(), "type", Value::Null),
+        ErrorCode::Missing,
+        &json!(["body", "type"]),
+    );
+}
+
+#[test]
+fn create_missing_relation_id() {
+    // interface.md create table: relation_id is required
+    refuse(
+        &without(body(), "relation_id"),
+        ErrorCode::Missing,
+        &json!(["body", "relation_id"]),
+    );
+    refuse(
+        &with(body(), "relation_id", Value::Null),
+        ErrorCode::Missing,
+        &json!(["body", "relation_id"]),
+    );
+}
+
+#[test]
+fn create_missing_lines() {
+    // interface.md create table: lines is required
+    refuse(
+        &without(body(), "lines"),
+        ErrorCode::Missing,
+        &json!(["body", "lines"]),
+    );
+    refuse(
+        &with(body(), "lines", Value::Null),
+        ErrorCode::Missing,
+        &json!(["body", "lines"]),
+    );
+}
+
+#[test]
+fn create_missing_line_fields() {
+    // decisions.md §4: quantity and unit_price are required on a line
+    refuse(
+        &with(body(), "lines", json!([{"unit_price": 1, "vat_rate": 21}])),
+        ErrorCode::Missing,
+        &json!(["body", "lines", 0, "quantity"]),
+    );
+    refuse(
+        &with(body(), "lines", json!([{"quantity": 1, "vat_rate": 21}])),
+        ErrorCode::Missing,
+        &json!(["body", "lines", 0, "unit_price"]),
+    );
+    refuse(
+        &with(body(), "allowance_charges", json!([{"amount": 1}])),
+        ErrorCode::Missing,
+        &json!(["body", "allowance_charges", 0, "type"]),
+    );
+}
+
+#[test]
+fn create_empty_object_misses_every_required_field() {
+    // decisions.md §8: every error in one pass
+    assert_set(
+        &refused(&json!({})),
+        422,
+        &[
+            (ErrorCode::Missing, json!(["body", "type"])),
+            (ErrorCode::Missing, json!(["body", "relation_id"])),
+            (ErrorCode::Missing, json!(["body", "lines"])),
+        ],
+    );
+}
+
+#[test]
+fn create_missing_or_null_body_is_missing_at_body() {
+    // decisions.md §9: a missing or null body is missing at ["body"]
+    let ctx = TestContext::new();
+    for b in [None, Some(&Value::Null)] {
+        let err = create(&ctx, ALL, None, b, DOC_ID).expect_err("refused");
+        assert_only(&err, 422, ErrorCode::Missing, &json!(["body"]));
+    }
+}
+
+#[test]
+fn create_body_not_an_object_is_dict_type_at_body() {
+    // decisions.md §9: a body that is not an object is dict_type at ["body"]
+    for b in [
+        json!([]),
+        json!([body()]),
+        json!("sale_invoice"),
+        json!(5),
+        json!(true),
+    ] {
+        refuse(&b, ErrorCode::DictType, &json!(["body"]));
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Create: JSON types
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn create_string_type() {
+    // decisions.md §8: a value of the wrong JSON type
+    for key in [
+        "relation_id",
+        "journal_id",
+        "delivery_location_id",
+        "order_number",
+        "despatch_reference",
+        "buyer_reference",
+        "legal_notice",
+        "currency",
+        "payment_terms",
+        "type",
+    ] {
+        refuse(
+            &with(body(), key, json!(5)),
+            ErrorCode::StringType,
+            &json!(["body", key]),
+        );
+    }
+    for key in [
+        "item_name",
+        "item_description",
+        "unit_code",
+        "section_name",
+        "item_identification",
+        "product_code",
+        "vat_code",
+    ] {
+        refuse(
+            &with_line(body(), key, json!(true)),
+            ErrorCode::StringType,
+            &json!(["body", "lines", 0, key]),
+        );
+    }
+    refuse(
+        &with_line(
+            body(),
+            "item_properties",
+            json!({"colour": "red", "size": 5}),
+        ),
+        ErrorCode::StringType,
+        &json!(["body", "lines", 0, "item_properties", "size"]),
+    );
+    refuse(
+        &with(
+            body(),
+            "allowance_charges",
+            json!([{"type": "charge", "amount": 1, "reason": 5}]),
+        ),
+        ErrorCode::StringType,
+        &json!(["body", "allowance_charges", 0, "reason"]),
+    );
+}
+
+#[test]
+fn create_list_type() {
+    // decisions.md §8: lines and allowance_charges are lists
+    for v in [json!("abc"), json!({}), json!(5)] {
+        refuse(
+            &with(body(), "lines", v.clone()),
+            ErrorCode::ListType,
+            &json!(["body", "lines"]),
+        );
+        refuse(
+            &with(body(), "allowance_charges", v.clone()),
+            ErrorCode::ListType,
+            &json!(["body", "allowance_charges"]),
+        );
+        refuse(
+            &with_line(body(), "allowance_charges", v),
+            ErrorCode::ListType,
+            &json!(["body", "lines", 0, "allowance_charges"]),
+        );
+    }
+}
+
+#[test]
+fn create_dict_type_on_a_line() {
+    // decisions.md §8: a line, an allowance/charge and item_properties are objects
+    for v in [json!(5), json!("line"), json!([line()])] {
+        refuse(
+            &with(body(), "lines", json!([v.clone()])),
+            ErrorCode::DictType,
+            &json!(["body", "lines", 0]),
+        );
+        refuse(
+            &with(body(), "allowance_charges", json!([v.clone()])),
+            ErrorCode::DictType,
+            &json!(["body", "allowance_charges", 0]),
+        );
+        refuse(
+            &with_line(body(), "item_properties", v),
+            ErrorCode::DictType,
+            &json!(["body", "lines", 0, "item_properties"]),
+        );
+    }
+}
+
+#[test]
+fn create_decimal_parsing() {
+    // decisions.md §8: a number is a JSON number or a decimal string
+    for v in [
+        json!("abc"),
+        json!("1,5"),
+        json!(true),
+        json!([1]),
+        json!({}),
+        json!("NaN"),
+        json!(""),
+    ] {
+        refuse(
+            &with_line(body(), "quantity", v.clone()),
+            ErrorCode::DecimalParsing,
+            &json!(["body", "lines", 0, "quantity"]),
+        );
+        refuse(
+            &with_line(body(), "unit_price", v.clone()),
+            ErrorCode::DecimalParsing,
+            &json!(["body", "lines", 0, "unit_price"]),
+        );
+        refuse(
+            &with_line(body(), "vat_rate", v.clone()),
+            ErrorCode::DecimalParsing,
+            &json!(["body", "lines", 0, "vat_rate"]),
+        );
+        refuse(
+            &with(body(), "paid_amount", v.clone()),
+            ErrorCode::DecimalParsing,
+            &json!(["body", "paid_amount"]),
+        );
+        refuse(
+            &with(
+                body(),
+                "allowance_charges",
+                json!([{"type": "allowance", "amount": v}]),
+            ),
+            ErrorCode::DecimalParsing,
+            &json!(["body", "allowance_charges", 0, "amount"]),
+        );
+    }
+}
+
+#[test]
+fn create_date_parsing() {
+    // decisions.md §8: dates are YYYY-MM-DD
+    for key in [
+        "issue_date",
+        "tax_point_date",
+        "delivery_date",
+        "period_start",
+        "period_end",
+    ] {
+        for v in [
+            json!("2026-13-01"),
+            json!("2026-02-30"),
+            json!("21/11/2026"),
+            json!("2026-1-5"),
+            json!("2026-11-21T00:00:00"),
+            json!(20_261_121),
+            json!(true),
+        ] {
+            refuse(
+                &with(body(), key, v),
+                ErrorCode::DateParsing,
+                &json!(["body", key]),
+            );
+        }
+    }
+}
+
+#[test]
+fn create_bool_parsing_on_send_peppol() {
+    // decisions.md §9: query booleans are lax; anything else is bool_parsing at ["query", "send_peppol"]
+    let ctx = TestContext::new();
+    for text in ["maybe", "", "2", "tru", "y", "null"] {
+        let err = create(&ctx, ALL, Some(text), Some(&body()), DOC_ID).expect_err("refused");
+        assert_only(
+            &err,
+            422,
+            ErrorCode::BoolParsing,
+            &json!(["query", "send_peppol"]),
+        );
+    }
+}
+
+/// How a lax boolean text reads: Some(true), Some(false), or None for `bool_parsing`.
+fn query_reads(text: &str) -> Option<bool> {
+    match create(&TestContext::new(), ALL, Some(text), Some(&body()), DOC_ID) {
+        Ok(c) => Some(c.document.peppol_status == PeppolStatus::Sending),
+        Err(e) => {
+            assert_only(
+                &e,
+                422,
+                ErrorCode::BoolParsing,
+                &json!(["query", "send_peppol"]),
+            );
+            None
+        }
+    }
+}
+
+fn body_reads(text: &str) -> Option<bool> {
+    match try_send(&stored(), Some(&json!({ "peppol": text }))) {
+        Ok(doc) => Some(doc.peppol_status == PeppolStatus::Sending),
+        Err(e) if e.has(ErrorCode::NoChannel) => Some(false),
+        Err(e) => {
+            assert_only(&e, 422, ErrorCode::BoolParsing, &json!(["body", "peppol"]));
+            None
+        }
+    }
+}
+
+#[test]
+
+fn booleans_in_bodies_and_queries_are_lax_alike() {
+    // decisions.md §9: booleans in bodies and queries are lax alike: true/false, 1/0, yes/no,
+    // on/off in any case; anything else is bool_parsing
+    for text in [
+        "true", "FALSE", "1", "0", "Yes", "no", "ON", "off", "maybe", "", " true", "yes ", "\ton",
+    ] {
+        assert_eq!(query_reads(text), body_reads(text), "{text:?}");
+    }
+    for text in [" true", "yes ", "\ton", " 0"] {
+        assert_eq!(query_reads(text), None, "{text:?}");
+    }
+}
+
+#[test]
+fn create_bool_parsing_is_reported_beside_body_errors() {
+    // decisions.md §8: every error in one pass, the query included
+    let err = create(&TestContext::new(), ALL, Some("maybe"), None, DOC_ID).expect_err("refused");
+    assert_set(
+        &err,
+        422,
+        &[
+            (ErrorCode::BoolParsing, json!(["query", "send_peppol"])),
+            (ErrorCode::Missing, json!(["body"])),
+        ],
+    );
+}
+
+// ---------------------------------------------------------------------------------
+// Create: unknown and derived keys
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn create_extra_forbidden() {
+    // decisions.md §5: any unknown key is extra_forbidden
+    for key in [
+        "foo",
+        "send_mail",
+        "send_peppol",
+        "Type",
+        "number",
+        "lines ",
+    ] {
+        refuse(
+            &with(body(), key, json!(1)),
+            ErrorCode::ExtraForbidden,
+            &json!(["body", key]),
+        );
+    }
+    refuse(
+        &with_line(body(), "discount", json!(1)),
+        ErrorCode::ExtraForbidden,
+        &json!(["body", "lines", 0, "discount"]),
+    );
+    refuse(
+        &with(
+            body(),
+            "allowance_charges",
+            json!([{"type": "charge", "amount": 1, "percent": 2}]),
+        ),
+        ErrorCode::ExtraForbidden,
+        &json!(["body", "allowance_charges", 0, "percent"]),
+    );
+}
+
+#[test]
+fn create_derived_field_on_the_document() {
+    // decisions.md §5, interface.md create rule 1: a derived Document field is derived_field
+    for key in [
+        "id",
+        "origin",
+        "document_number",
+        "payment_remittance",
+        "is_remittance_structured",
+        "create_date",
+        "tax_exclusive_amount",
+        "tax_amount",
+        "total_amount",
+        "remaining_amount",
+        "payment_status",
+        "accounting_status",
+        "peppol_status",
+        "mail_status",
+        "pdf_available",
+        "xml_available",
+        "vat_breakdown",
+    ] {
+        refuse(
+            &with(body(), key, json!(1)),
+            ErrorCode::DerivedField,
+            &json!(["body", key]),
+        );
+    }
+}
+
+#[test]
+fn create_derived_field_on_a_line() {
+    // decisions.md §4: sequence, subtotal, total and tax_amount of a line are derived
+    for key in ["sequence", "subtotal", "total", "tax_amount"] {
+        refuse(
+            &with_line(body(), key, json!(1)),
+            ErrorCode::DerivedField,
+            &json!(["body", "lines", 0, key]),
+        );
+    }
+}
+
+#[test]
+fn create_a_read_document_posted_back_is_refused_only_for_its_derived_fields() {
+    // interface.md create table: attachments, relation_type and due_date are accepted so a
+    // read document can be posted back; decisions.md §5: its derived fields are refused
+    let read = stored().to_json();
+    let mut expected: Vec<(ErrorCode, Value)> = [
+        "id",
+        "origin",
+        "document_number",
+        "payment_remittance",
+        "is_remittance_structured",
+        "create_date",
+        "tax_exclusive_amount",
+        "tax_amount",
+        "total_amount",
+        "remaining_amount",
+        "payment_status",
+        "accounting_status",
+        "pdf_available",
+        "xml_available",
+        "peppol_status",
+        "mail_status",
+        "vat_breakdown",
+    ]
+    .iter()
+    .map(|k| (ErrorCode::DerivedField, json!(["body", k])))
+    .collect();
+    for k in ["sequence", "subtotal", "total", "tax_amount"] {
+        expected.push((ErrorCode::DerivedField, json!(["body", "lines", 0, k])));
+    }
+    assert_set(&refused(&read), 422, &expected);
+}
+
+// ---------------------------------------------------------------------------------
+// Create: closed sets
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn create_enum_type() {
+    // interface.md create table: type is one of five values
+    for t in ["invoice", "Sale_Invoice", "other_document", "unknown", ""] {
+        refuse(
+            &with(body(), "type", json!(t)),
+            ErrorCode::Enum,
+            &json!(["body", "type"]),
+        );
+    }
+}
+
+#[test]
+fn create_enum_vat_code() {
+    // decisions.md §4: vat_code is one of seven values
+    for c in ["standardd", "Standard", "exempt", ""] {
+        refuse(
+            &with_line(body(), "vat_code", json!(c)),
+            ErrorCode::Enum,
+            &json!(["body", "lines", 0, "vat_code"]),
+        );
+    }
+}
+
+#[test]
+fn create_enum_allowance_type() {
+    // decisions.md §8: an allowance/charge type is allowance or charge
+    for t in ["discount", "Allowance", "surcharge"] {
+        refuse(
+            &with(
+                body(),
+                "allowance_charges",
+                json!([{"type": t, "amount": 1}]),
+            ),
+            ErrorCode::Enum,
+            &json!(["body", "allowance_charges", 0, "type"]),
+        );
+        refuse(
+            &with_line(body(), "allowance_charges", json!([{"type": t, "rate": 1}])),
+            ErrorCode::Enum,
+            &json!(["body", "lines", 0, "allowance_charges", 0, "type"]),
+        );
+    }
+}
 
 // ---------------------------------------------------------------------------------
 // Create: string lengths, in characters
@@ -914,4 +1430,131 @@ fn create_company_without_eur_must_send_a_currency() {
             .code(),
         "USD"
     );
+}
+
+// ---------------------------------------------------------------------------------
+// Create: amounts
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn create_paid_amount_above_total() {
+    // interface.md Errors §4: paid_amount above the total
+    refuse(
+        &with(body(), "paid_amount", json!("121.01")),
+        ErrorCode::PaidAmountAboveTotal,
+        &json!(["body", "paid_amount"]),
+    );
+    // decisions.md §3.10: paid = total → paid; 0 < paid < total → partial
+    assert_eq!(
+        created(&with(body(), "paid_amount", json!("121.00"))).payment_status,
+        PaymentStatus::Paid
+    );
+    assert_eq!(
+        created(&with(body(), "paid_amount", json!("0.01"))).payment_status,
+        PaymentStatus::Partial
+    );
+    let doc = created(&with(body(), "paid_amount", json!("21")));
+    assert_eq!(field(&doc, "remaining_amount"), "100.00");
+}
+
+#[test]
+fn create_negative_total() {
+    // decisions.md §3.9, §9: a negative total is refused at ["body"]
+    refuse(
+        &with_line(body(), "quantity", json!(-1)),
+        ErrorCode::NegativeTotal,
+        &json!(["body"]),
+    );
+    // a credit note is no exception: its amounts are positive too
+    refuse(
+        &with(
+            with_line(body(), "quantity", json!(-1)),
+            "type",
+            json!("sale_credit_note"),
+        ),
+        ErrorCode::NegativeTotal,
+        &json!(["body"]),
+    );
+    // a negative line within a positive total passes
+    created(&with(
+        body(),
+        "lines",
+        json!([line(), {"quantity": -1, "unit_price": 10, "vat_rate": 21}]),
+    ));
+}
+
+#[test]
+fn create_vat_group_not_positive() {
+    // decisions.md §3.6, §9: with a document allowance/charge every group base must be > 0,
+    // at ["body", "allowance_charges"]
+    let lines = json!([line(), {"quantity": -1, "unit_price": 10, "vat_rate": 6}]);
+    let b = with(
+        with(body(), "lines", lines.clone()),
+        "allowance_charges",
+        json!([charge("1")]),
+    );
+    refuse(
+        &b,
+        ErrorCode::VatGroupNotPositive,
+        &json!(["body", "allowance_charges"]),
+    );
+    // without one, the same lines pass
+    created(&with(body(), "lines", lines));
+    // a zero group is not positive either
+    let b = with(
+        with(
+            body(),
+            "lines",
+            json!([line(), {"quantity": 0, "unit_price": 10, "vat_rate": 6}]),
+        ),
+        "allowance_charges",
+        json!([{"type": "allowance", "rate": 10}]),
+    );
+    refuse(
+        &b,
+        ErrorCode::VatGroupNotPositive,
+        &json!(["body", "allowance_charges"]),
+    );
+}
+
+#[test]
+fn create_amount_out_of_range() {
+    // decisions.md §2, §9: a computed amount reaching 10^15 is refused at the line,
+    // the allowance/charge, or ["body"]
+    let big = json!({"quantity": "999999999", "unit_price": "999999999", "vat_rate": 21});
+    refuse(
+        &with(body(), "lines", json!([big])),
+        ErrorCode::AmountOutOfRange,
+        &json!(["body", "lines", 0]),
+    );
+    refuse(
+        &with(
+            body(),
+            "allowance_charges",
+            json!([charge("1000000000000000")]),
+        ),
+        ErrorCode::AmountOutOfRange,
+        &json!(["body", "allowance_charges", 0]),
+    );
+    refuse(
+        &with_line(
+            body(),
+            "allowance_charges",
+            json!([charge("1000000000000000")]),
+        ),
+        ErrorCode::AmountOutOfRange,
+        &json!(["body", "lines", 0, "allowance_charges", 0]),
+    );
+    // two lines just under the bound sum over it: the document total is out of range
+    let half = json!({"quantity": "999999999", "unit_price": "999999", "vat_rate": 21});
+    let err = refused(&with(body(), "lines", json!([half.clone(), half])));
+    assert_eq!(err.status, 422);
+    assert!(!err.errors.is_empty());
+    for (code, loc) in found(&err) {
+        assert_eq!(
+            (code, loc),
+            (ErrorCode::AmountOutOfRange, json!(["body"])),
+            "{err}"
+        );
+    }
 }

@@ -28,17 +28,6 @@ use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
-mod create;
-mod create_amounts;
-mod create_fields;
-mod date_range;
-mod from_bytes;
-mod mutants;
-mod patch;
-mod patch_lock;
-mod send;
-mod state;
-
 // ---------------------------------------------------------------------------------
 // The world
 // ---------------------------------------------------------------------------------
@@ -456,3 +445,12 @@ fn stored_variants() -> Vec<Document> {
 fn try_send(doc: &Document, b: Option<&Value>) -> Result<Document, ApiError> {
     send(&TestContext::new(), ALL, doc, b)
 }
+
+mod bytes;
+mod create;
+mod create_fields;
+mod edges;
+mod patch;
+mod properties;
+mod send;
+mod state;

@@ -1,4 +1,4 @@
-//! Send.
+//! Send: `POST /documents/{id}/send`.
 
 use super::*;
 

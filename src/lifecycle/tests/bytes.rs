@@ -1,4 +1,4 @@
-//! Create and PATCH from bytes: one typed pass, the same answers.
+//! Create and PATCH from bytes (one typed pass) answer as from a parsed value.
 
 use super::*;
 
