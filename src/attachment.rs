@@ -5,62 +5,37 @@
 //! blob store, the simulator's world) and are handed back when the UBL is written,
 //! checked against the size and SHA-256 kept here.
 
-use std::fmt;
+use crate::wire::closed_set;
 
-/// The media types an attachment may have: the list the EN 16931 rule BR-CL-24 allows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum MediaType {
-    /// `application/pdf`
-    Pdf,
-    /// `image/png`
-    Png,
-    /// `image/jpeg`
-    Jpeg,
-    /// `text/csv`
-    Csv,
-    /// `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`
-    Xlsx,
-    /// `application/vnd.oasis.opendocument.spreadsheet`
-    Ods,
+closed_set! {
+    /// The media types an attachment may have: the list the EN 16931 rule BR-CL-24 allows,
+    /// in the order docs/files.md §1 lists them (the order of the `allowed` list of
+    /// `attachment_type_not_allowed`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum MediaType("media type") {
+        /// `application/pdf`
+        Pdf = "application/pdf",
+        /// `image/png`
+        Png = "image/png",
+        /// `image/jpeg`
+        Jpeg = "image/jpeg",
+        /// `text/csv`
+        Csv = "text/csv",
+        /// `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`
+        Xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        /// `application/vnd.oasis.opendocument.spreadsheet`
+        Ods = "application/vnd.oasis.opendocument.spreadsheet",
+    }
 }
 
 impl MediaType {
-    /// Every media type, in the order docs/files.md §1 lists them (the order of the
-    /// `allowed` list of `attachment_type_not_allowed`).
-    pub const ALL: [MediaType; 6] = [
-        Self::Pdf,
-        Self::Png,
-        Self::Jpeg,
-        Self::Csv,
-        Self::Xlsx,
-        Self::Ods,
-    ];
-
-    /// The media type as written (lower case).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Pdf => "application/pdf",
-            Self::Png => "image/png",
-            Self::Jpeg => "image/jpeg",
-            Self::Csv => "text/csv",
-            Self::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-            Self::Ods => "application/vnd.oasis.opendocument.spreadsheet",
-        }
-    }
-
     /// The media type of a Content-Type value: parameters dropped, white space
     /// trimmed, compared without case. `None` for any other type.
-    pub fn parse(content_type: &str) -> Option<MediaType> {
+    pub fn from_content_type(content_type: &str) -> Option<MediaType> {
         let essence = content_type.split(';').next().unwrap_or("").trim();
         Self::ALL
             .into_iter()
             .find(|m| m.as_str().eq_ignore_ascii_case(essence))
-    }
-}
-
-impl fmt::Display for MediaType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -168,14 +143,17 @@ mod tests {
     fn media_types_compare_without_case_and_drop_parameters() {
         // docs/files.md §1: parameters dropped, compared without case
         assert_eq!(
-            MediaType::parse("TEXT/CSV; charset=utf-8"),
+            MediaType::from_content_type("TEXT/CSV; charset=utf-8"),
             Some(MediaType::Csv)
         );
-        assert_eq!(MediaType::parse(" application/pdf "), Some(MediaType::Pdf));
-        assert_eq!(MediaType::parse("image/gif"), None);
-        assert_eq!(MediaType::parse(""), None);
+        assert_eq!(
+            MediaType::from_content_type(" application/pdf "),
+            Some(MediaType::Pdf)
+        );
+        assert_eq!(MediaType::from_content_type("image/gif"), None);
+        assert_eq!(MediaType::from_content_type(""), None);
         for m in MediaType::ALL {
-            assert_eq!(MediaType::parse(m.as_str()), Some(m));
+            assert_eq!(MediaType::from_content_type(m.as_str()), Some(m));
         }
     }
 }

@@ -1,229 +1,159 @@
 //! Errors: the stable codes, the `{loc, msg, type, input, ctx}` entries of a request's
 //! answer, and the HTTP status each code answers with (docs/decisions.md §8).
 
+use crate::wire::closed_set;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::sync::Arc;
 
-/// A stable, machine-readable error code: the `type` of a [`ValidationError`].
-///
-/// The string form ([`ErrorCode::as_str`]) is part of the contract and never changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ErrorCode {
-    /// The body is not JSON.
-    JsonInvalid,
-    /// An object was expected.
-    DictType,
-    /// A list was expected.
-    ListType,
-    /// A string was expected.
-    StringType,
-    /// A boolean was expected.
-    BoolType,
-    /// A decimal number was expected.
-    DecimalParsing,
-    /// A boolean text was expected.
-    BoolParsing,
-    /// A `YYYY-MM-DD` date was expected.
-    DateParsing,
-    /// A required field or query parameter is absent.
-    Missing,
-    /// An unknown key.
-    ExtraForbidden,
-    /// A derived field was sent.
-    DerivedField,
-    /// null on a PATCH field that cannot be empty.
-    NullNotAllowed,
-    /// A read-only field was changed.
-    ReadOnly,
-    /// A literal value other than the one allowed.
-    LiteralError,
-    /// A value outside its closed set.
-    Enum,
-    /// A string longer than its limit, counted in characters.
-    StringTooLong,
-    /// A list shorter than its limit.
-    TooShort,
-    /// A list longer than its limit.
-    TooLong,
-    /// A string that does not match its pattern.
-    StringPatternMismatch,
-    /// A number not above its lower bound.
-    GreaterThan,
-    /// A number below its lower bound.
-    GreaterThanEqual,
-    /// A number above its upper bound.
-    LessThanEqual,
-    /// A number with more decimals than allowed.
-    DecimalMaxPlaces,
-    /// A date after today.
-    DateInFuture,
-    /// period_start after period_end (BR-29).
-    PeriodEndBeforeStart,
-    /// A currency that is not supported.
-    CurrencyNotSupported,
-    /// A standard line without a VAT rate.
-    VatRateRequired,
-    /// A VAT rate where the code allows none (or only 0).
-    VatRateNotAllowed,
-    /// A reserved legacy VAT code on input.
-    VatCodeReserved,
-    /// An allowance/charge without exactly one of amount and rate.
-    AmountOrRate,
-    /// A relation id that does not resolve.
-    RelationNotFound,
-    /// A journal id that does not resolve.
-    JournalNotFound,
-    /// A delivery location id that does not resolve.
-    DeliveryLocationNotFound,
-    /// No journal given and no default journal for the category.
-    NoDefaultJournal,
-    /// The journal's category does not fit the type.
-    JournalCategoryMismatch,
-    /// A delivery location of another relation.
-    DeliveryLocationRelationMismatch,
-    /// A self-billing type on a company without self-billing.
-    SelfBillingDisabled,
-    /// A computed amount whose magnitude reaches 10^15.
-    AmountOutOfRange,
-    /// A negative document total.
-    NegativeTotal,
-    /// A VAT group whose base is not positive while document allowances/charges exist.
-    VatGroupNotPositive,
-    /// paid_amount above total_amount.
-    PaidAmountAboveTotal,
-    /// issue_date outside the window its number was drawn in.
-    IssueDateOutsideNumberWindow,
-    /// A change to a locked document.
-    DocumentLocked,
-    /// A change to a deleted document.
-    DocumentDeleted,
-    /// A send with no channel asked for.
-    NoChannel,
-    /// A send of a type Peppol does not carry.
-    NotPeppolType,
-    /// A send of a document that has already left.
-    AlreadySent,
-    /// A send that could not be started.
-    SendFailed,
-    /// No credentials.
-    NotAuthenticated,
-    /// An unknown token.
-    InvalidToken,
-    /// A wrong client pair.
-    InvalidClient,
-    /// A permission is missing.
-    PermissionDenied,
-    /// An unknown id in the path, or an unknown path.
-    NotFound,
-    /// A known path with a method it does not take.
-    MethodNotAllowed,
-    /// An endpoint of the interface the crate does not offer.
-    NotImplemented,
-    /// A journal counter that has drawn its last number (its next sequence is
-    /// `u64::MAX`): 422 at `["body", "journal_id"]`, never a repeated number.
-    JournalCounterExhausted,
-    /// A storage error of the server (see [`crate::context::ContextError`]): 500.
-    InternalError,
-    /// A document that has no UBL to show (docs/peppol.md §5).
-    XmlNotAvailable,
-    /// A change or a send a received document does not take (docs/peppol.md §4).
-    ReceivedDocument,
-    /// An upload that is not `multipart/form-data`, or a part without a name
-    /// (docs/files.md §1).
-    MultipartInvalid,
-    /// An attachment's filename that is empty, too long or holds a character a
-    /// filename may not hold.
-    AttachmentFilenameInvalid,
-    /// An attachment of a media type the EN 16931 list does not allow.
-    AttachmentTypeNotAllowed,
-    /// An attachment whose bytes are not what its media type says.
-    AttachmentContentMismatch,
-    /// An attachment above 10 MiB.
-    AttachmentTooLarge,
-    /// A document that already holds 20 attachments.
-    AttachmentLimit,
-    /// A document whose attachments would exceed 25 MiB in all.
-    AttachmentsTotalTooLarge,
-    /// A document whose PDF is not (yet) available.
-    PdfNotAvailable,
+closed_set! {
+    /// A stable, machine-readable error code: the `type` of a [`ValidationError`].
+    ///
+    /// The string form ([`ErrorCode::as_str`]) is part of the contract and never changes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[non_exhaustive]
+    pub enum ErrorCode("error code") {
+        /// The body is not JSON.
+        JsonInvalid = "json_invalid",
+        /// An object was expected.
+        DictType = "dict_type",
+        /// A list was expected.
+        ListType = "list_type",
+        /// A string was expected.
+        StringType = "string_type",
+        /// A boolean was expected.
+        BoolType = "bool_type",
+        /// A decimal number was expected.
+        DecimalParsing = "decimal_parsing",
+        /// A boolean text was expected.
+        BoolParsing = "bool_parsing",
+        /// A `YYYY-MM-DD` date was expected.
+        DateParsing = "date_parsing",
+        /// A required field or query parameter is absent.
+        Missing = "missing",
+        /// An unknown key.
+        ExtraForbidden = "extra_forbidden",
+        /// A derived field was sent.
+        DerivedField = "derived_field",
+        /// null on a PATCH field that cannot be empty.
+        NullNotAllowed = "null_not_allowed",
+        /// A read-only field was changed.
+        ReadOnly = "read_only",
+        /// A literal value other than the one allowed.
+        LiteralError = "literal_error",
+        /// A value outside its closed set.
+        Enum = "enum",
+        /// A string longer than its limit, counted in characters.
+        StringTooLong = "string_too_long",
+        /// A list shorter than its limit.
+        TooShort = "too_short",
+        /// A list longer than its limit.
+        TooLong = "too_long",
+        /// A string that does not match its pattern.
+        StringPatternMismatch = "string_pattern_mismatch",
+        /// A number not above its lower bound.
+        GreaterThan = "greater_than",
+        /// A number below its lower bound.
+        GreaterThanEqual = "greater_than_equal",
+        /// A number above its upper bound.
+        LessThanEqual = "less_than_equal",
+        /// A number with more decimals than allowed.
+        DecimalMaxPlaces = "decimal_max_places",
+        /// A date after today.
+        DateInFuture = "date_in_future",
+        /// period_start after period_end (BR-29).
+        PeriodEndBeforeStart = "period_end_before_start",
+        /// A currency that is not supported.
+        CurrencyNotSupported = "currency_not_supported",
+        /// A standard line without a VAT rate.
+        VatRateRequired = "vat_rate_required",
+        /// A VAT rate where the code allows none (or only 0).
+        VatRateNotAllowed = "vat_rate_not_allowed",
+        /// A reserved legacy VAT code on input.
+        VatCodeReserved = "vat_code_reserved",
+        /// An allowance/charge without exactly one of amount and rate.
+        AmountOrRate = "amount_or_rate",
+        /// A relation id that does not resolve.
+        RelationNotFound = "relation_not_found",
+        /// A journal id that does not resolve.
+        JournalNotFound = "journal_not_found",
+        /// A delivery location id that does not resolve.
+        DeliveryLocationNotFound = "delivery_location_not_found",
+        /// No journal given and no default journal for the category.
+        NoDefaultJournal = "no_default_journal",
+        /// The journal's category does not fit the type.
+        JournalCategoryMismatch = "journal_category_mismatch",
+        /// A delivery location of another relation.
+        DeliveryLocationRelationMismatch = "delivery_location_relation_mismatch",
+        /// A self-billing type on a company without self-billing.
+        SelfBillingDisabled = "self_billing_disabled",
+        /// A computed amount whose magnitude reaches 10^15.
+        AmountOutOfRange = "amount_out_of_range",
+        /// A negative document total.
+        NegativeTotal = "negative_total",
+        /// A VAT group whose base is not positive while document allowances/charges exist.
+        VatGroupNotPositive = "vat_group_not_positive",
+        /// paid_amount above total_amount.
+        PaidAmountAboveTotal = "paid_amount_above_total",
+        /// issue_date outside the window its number was drawn in.
+        IssueDateOutsideNumberWindow = "issue_date_outside_number_window",
+        /// A change to a locked document.
+        DocumentLocked = "document_locked",
+        /// A change to a deleted document.
+        DocumentDeleted = "document_deleted",
+        /// A send with no channel asked for.
+        NoChannel = "no_channel",
+        /// A send of a type Peppol does not carry.
+        NotPeppolType = "not_peppol_type",
+        /// A send of a document that has already left.
+        AlreadySent = "already_sent",
+        /// A send that could not be started.
+        SendFailed = "send_failed",
+        /// No credentials.
+        NotAuthenticated = "not_authenticated",
+        /// An unknown token.
+        InvalidToken = "invalid_token",
+        /// A wrong client pair.
+        InvalidClient = "invalid_client",
+        /// A permission is missing.
+        PermissionDenied = "permission_denied",
+        /// An unknown id in the path, or an unknown path.
+        NotFound = "not_found",
+        /// A known path with a method it does not take.
+        MethodNotAllowed = "method_not_allowed",
+        /// An endpoint of the interface the crate does not offer.
+        NotImplemented = "not_implemented",
+        /// A journal counter that has drawn its last number (its next sequence is
+        /// `u64::MAX`): 422 at `["body", "journal_id"]`, never a repeated number.
+        JournalCounterExhausted = "journal_counter_exhausted",
+        /// A storage error of the server (see [`crate::context::ContextError`]): 500.
+        InternalError = "internal_error",
+        /// A document that has no UBL to show (docs/peppol.md §5).
+        XmlNotAvailable = "xml_not_available",
+        /// A change or a send a received document does not take (docs/peppol.md §4).
+        ReceivedDocument = "received_document",
+        /// An upload that is not `multipart/form-data`, or a part without a name
+        /// (docs/files.md §1).
+        MultipartInvalid = "multipart_invalid",
+        /// An attachment's filename that is empty, too long or holds a character a
+        /// filename may not hold.
+        AttachmentFilenameInvalid = "attachment_filename_invalid",
+        /// An attachment of a media type the EN 16931 list does not allow.
+        AttachmentTypeNotAllowed = "attachment_type_not_allowed",
+        /// An attachment whose bytes are not what its media type says.
+        AttachmentContentMismatch = "attachment_content_mismatch",
+        /// An attachment above 10 MiB.
+        AttachmentTooLarge = "attachment_too_large",
+        /// A document that already holds 20 attachments.
+        AttachmentLimit = "attachment_limit",
+        /// A document whose attachments would exceed 25 MiB in all.
+        AttachmentsTotalTooLarge = "attachments_total_too_large",
+        /// A document whose PDF is not (yet) available.
+        PdfNotAvailable = "pdf_not_available",
+    }
 }
 
 impl ErrorCode {
-    /// The stable string of the code, as written in `type`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::JsonInvalid => "json_invalid",
-            Self::DictType => "dict_type",
-            Self::ListType => "list_type",
-            Self::StringType => "string_type",
-            Self::BoolType => "bool_type",
-            Self::DecimalParsing => "decimal_parsing",
-            Self::BoolParsing => "bool_parsing",
-            Self::DateParsing => "date_parsing",
-            Self::Missing => "missing",
-            Self::ExtraForbidden => "extra_forbidden",
-            Self::DerivedField => "derived_field",
-            Self::NullNotAllowed => "null_not_allowed",
-            Self::ReadOnly => "read_only",
-            Self::LiteralError => "literal_error",
-            Self::Enum => "enum",
-            Self::StringTooLong => "string_too_long",
-            Self::TooShort => "too_short",
-            Self::TooLong => "too_long",
-            Self::StringPatternMismatch => "string_pattern_mismatch",
-            Self::GreaterThan => "greater_than",
-            Self::GreaterThanEqual => "greater_than_equal",
-            Self::LessThanEqual => "less_than_equal",
-            Self::DecimalMaxPlaces => "decimal_max_places",
-            Self::DateInFuture => "date_in_future",
-            Self::PeriodEndBeforeStart => "period_end_before_start",
-            Self::CurrencyNotSupported => "currency_not_supported",
-            Self::VatRateRequired => "vat_rate_required",
-            Self::VatRateNotAllowed => "vat_rate_not_allowed",
-            Self::VatCodeReserved => "vat_code_reserved",
-            Self::AmountOrRate => "amount_or_rate",
-            Self::RelationNotFound => "relation_not_found",
-            Self::JournalNotFound => "journal_not_found",
-            Self::DeliveryLocationNotFound => "delivery_location_not_found",
-            Self::NoDefaultJournal => "no_default_journal",
-            Self::JournalCategoryMismatch => "journal_category_mismatch",
-            Self::DeliveryLocationRelationMismatch => "delivery_location_relation_mismatch",
-            Self::SelfBillingDisabled => "self_billing_disabled",
-            Self::AmountOutOfRange => "amount_out_of_range",
-            Self::NegativeTotal => "negative_total",
-            Self::VatGroupNotPositive => "vat_group_not_positive",
-            Self::PaidAmountAboveTotal => "paid_amount_above_total",
-            Self::IssueDateOutsideNumberWindow => "issue_date_outside_number_window",
-            Self::DocumentLocked => "document_locked",
-            Self::DocumentDeleted => "document_deleted",
-            Self::NoChannel => "no_channel",
-            Self::NotPeppolType => "not_peppol_type",
-            Self::AlreadySent => "already_sent",
-            Self::SendFailed => "send_failed",
-            Self::NotAuthenticated => "not_authenticated",
-            Self::InvalidToken => "invalid_token",
-            Self::InvalidClient => "invalid_client",
-            Self::PermissionDenied => "permission_denied",
-            Self::NotFound => "not_found",
-            Self::MethodNotAllowed => "method_not_allowed",
-            Self::NotImplemented => "not_implemented",
-            Self::XmlNotAvailable => "xml_not_available",
-            Self::JournalCounterExhausted => "journal_counter_exhausted",
-            Self::InternalError => "internal_error",
-            Self::ReceivedDocument => "received_document",
-            Self::MultipartInvalid => "multipart_invalid",
-            Self::AttachmentFilenameInvalid => "attachment_filename_invalid",
-            Self::AttachmentTypeNotAllowed => "attachment_type_not_allowed",
-            Self::AttachmentContentMismatch => "attachment_content_mismatch",
-            Self::AttachmentTooLarge => "attachment_too_large",
-            Self::AttachmentLimit => "attachment_limit",
-            Self::AttachmentsTotalTooLarge => "attachments_total_too_large",
-            Self::PdfNotAvailable => "pdf_not_available",
-        }
-    }
-
     /// The HTTP status this code answers with (docs/decisions.md §8).
     pub fn status(self) -> u16 {
         match self {
@@ -235,12 +165,6 @@ impl ErrorCode {
             Self::InternalError => 500,
             _ => 422,
         }
-    }
-}
-
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -368,6 +292,16 @@ impl ValidationError {
             format!("the body is not valid json: {reason}"),
         )
         .with_input(&Value::String(text.to_owned()))
+    }
+
+    /// `dict_type` at `loc`: `input` should be a JSON object.
+    pub fn not_object(loc: Loc, input: &Value) -> Self {
+        Self::new(ErrorCode::DictType, loc, "input should be a valid object").with_input(input)
+    }
+
+    /// `string_type` at `loc`: `input` should be a string.
+    pub fn not_string(loc: Loc, input: &Value) -> Self {
+        Self::new(ErrorCode::StringType, loc, "input should be a valid string").with_input(input)
     }
 
     /// The same error carrying the refused input.

@@ -149,6 +149,16 @@ impl fmt::Display for Currency {
     }
 }
 
+impl std::str::FromStr for Currency {
+    type Err = crate::wire::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Currency::from_code(s).ok_or_else(|| crate::wire::UnknownValue {
+            what: "currency",
+            value: s.to_owned(),
+        })
+    }
+}
+
 /// Whether a computed amount stays within the bound: its magnitude is below 10^15.
 pub fn within_limit(value: Decimal) -> bool {
     // |m| / 10^s < 10^15 <=> |m| < 10^(15+s); a 96-bit mantissa is below 10^29, so every

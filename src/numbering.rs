@@ -2,8 +2,10 @@
 //! the window a journal's counter restarts in, the document number drawn in it, and
 //! the issue-date window of a numbered document (docs/decisions.md §5, §6).
 
-use crate::wire::closed_set;
+use crate::wire::{closed_set, UnknownValue};
 use chrono::{Datelike, NaiveDate};
+use std::fmt;
+use std::str::FromStr;
 
 closed_set! {
     /// The category of a journal; each document type is booked in one category.
@@ -157,6 +159,50 @@ pub enum Window {
     Year(i32),
     /// One calendar month (year, month 1-12).
     Month(i32, u32),
+}
+
+/// A window is written `always`, `YYYY` (a year) or `YYYY-MM` (a month): the key a
+/// server stores a journal's counter under.
+impl fmt::Display for Window {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Window::Always => f.write_str("always"),
+            Window::Year(y) => write!(f, "{y:04}"),
+            Window::Month(y, m) => write!(f, "{y:04}-{m:02}"),
+        }
+    }
+}
+
+impl FromStr for Window {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, UnknownValue> {
+        window(s).ok_or_else(|| UnknownValue {
+            what: "numbering window",
+            value: s.to_owned(),
+        })
+    }
+}
+
+/// The window written `s` (`always`, `YYYY`, `YYYY-MM`), if any.
+fn window(s: &str) -> Option<Window> {
+    if s == "always" {
+        return Some(Window::Always);
+    }
+    let year = |t: &str| {
+        (t.len() >= 4 && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<i32>().ok())
+            .flatten()
+    };
+    match s.split_once('-') {
+        None => year(s).map(Window::Year),
+        Some((y, m)) => {
+            let month = (m.len() == 2 && m.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| m.parse::<u32>().ok())
+                .flatten()
+                .filter(|m| (1..=12).contains(m))?;
+            Some(Window::Month(year(y)?, month))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -119,7 +119,7 @@ mod num {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AllowanceChargeRequest {
     /// `allowance` or `charge`.
-    #[serde(rename = "type", with = "crate::stored::text")]
+    #[serde(rename = "type", with = "crate::wire::text")]
     pub kind: AllowanceKind,
     /// A fixed amount.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "num::opt")]
@@ -151,7 +151,7 @@ pub struct LineRequest {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "crate::stored::opt_text"
+        with = "crate::wire::opt_text"
     )]
     pub vat_code: Option<VatCode>,
     /// Item name.
@@ -206,7 +206,7 @@ impl LineRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CreateRequest {
     /// The type.
-    #[serde(rename = "type", with = "crate::stored::text")]
+    #[serde(rename = "type", with = "crate::wire::text")]
     pub doc_type: DocumentType,
     /// The third party.
     pub relation_id: String,
@@ -222,7 +222,7 @@ pub struct CreateRequest {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "crate::stored::opt_text"
+        with = "crate::wire::opt_text"
     )]
     pub issue_date: Option<NaiveDate>,
     /// Payment terms, `<days>-<df|fm|mf>`.
@@ -232,28 +232,28 @@ pub struct CreateRequest {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "crate::stored::opt_text"
+        with = "crate::wire::opt_text"
     )]
     pub tax_point_date: Option<NaiveDate>,
     /// Delivery date.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "crate::stored::opt_text"
+        with = "crate::wire::opt_text"
     )]
     pub delivery_date: Option<NaiveDate>,
     /// First day of the billed period.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "crate::stored::opt_text"
+        with = "crate::wire::opt_text"
     )]
     pub period_start: Option<NaiveDate>,
     /// Last day of the billed period.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "crate::stored::opt_text"
+        with = "crate::wire::opt_text"
     )]
     pub period_end: Option<NaiveDate>,
     /// Order number.

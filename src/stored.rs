@@ -1,6 +1,5 @@
 //! The stored form of a document: one versioned JSON form a server keeps in a column,
-//! for an issued document ([`Document`]) and a received one ([`StoredReceived`]), and
-//! `FromStr`/`Display` for every closed set of the crate.
+//! for an issued document ([`Document`]) and a received one ([`StoredReceived`]).
 //!
 //! ```text
 //! {"version": 1, "kind": "issued", "document": {...}}
@@ -30,12 +29,12 @@ use crate::compute::{
     AllowanceCharge, AllowanceKind, AllowanceValue, Computation, DocumentAllowanceAmounts,
     LineAmounts, LinePricing, PaymentStatus, VatGroup,
 };
-use crate::context::RelationKind;
 use crate::document::{
     AccountingStatus, Document, DocumentType, Exemption, Line, MailStatus, PeppolStatus,
 };
 use crate::money::Currency;
-use crate::numbering::{Numbering, Window};
+use crate::numbering::Numbering;
+use crate::party::RelationKind;
 use crate::received::{ReceivedDocument, ResponseInfo};
 use crate::remittance::StructuredReference;
 use crate::terms::PaymentTerms;
@@ -44,139 +43,12 @@ use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::fmt;
-use std::str::FromStr;
 
 /// The version of the stored form this crate writes and reads.
 pub const VERSION: u32 = 1;
 
-pub use crate::wire::UnknownValue;
-
-macro_rules! from_str_via {
-    ($t:ty, $what:literal, $parse:expr) => {
-        impl FromStr for $t {
-            type Err = UnknownValue;
-            fn from_str(s: &str) -> Result<Self, UnknownValue> {
-                ($parse)(s).ok_or_else(|| UnknownValue {
-                    what: $what,
-                    value: s.to_owned(),
-                })
-            }
-        }
-    };
-}
-
-from_str_via!(MediaType, "media type", |s: &str| MediaType::ALL
-    .into_iter()
-    .find(|m| m.as_str() == s));
-from_str_via!(Currency, "currency", Currency::from_code);
-
-/// A window is written `always`, `YYYY` (a year) or `YYYY-MM` (a month): the key a
-/// server stores a journal's counter under.
-impl fmt::Display for Window {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Window::Always => f.write_str("always"),
-            Window::Year(y) => write!(f, "{y:04}"),
-            Window::Month(y, m) => write!(f, "{y:04}-{m:02}"),
-        }
-    }
-}
-
-from_str_via!(Window, "numbering window", |s: &str| {
-    if s == "always" {
-        return Some(Window::Always);
-    }
-    let year = |t: &str| {
-        (t.len() >= 4 && t.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| t.parse::<i32>().ok())
-            .flatten()
-    };
-    match s.split_once('-') {
-        None => year(s).map(Window::Year),
-        Some((y, m)) => {
-            let month = (m.len() == 2 && m.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| m.parse::<u32>().ok())
-                .flatten()
-                .filter(|m| (1..=12).contains(m))?;
-            Some(Window::Month(year(y)?, month))
-        }
-    }
-});
-
-/// Serde helper: a value written as its `Display` text and read with `FromStr`.
-pub(crate) mod text {
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-    use std::fmt::Display;
-    use std::str::FromStr;
-
-    pub(crate) fn serialize<T: Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(v)
-    }
-
-    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
-    where
-        T: FromStr,
-        T::Err: Display,
-        D: Deserializer<'de>,
-    {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(D::Error::custom)
-    }
-}
-
-/// Serde helper: an optional value as its text, or null.
-pub(crate) mod opt_text {
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-    use std::fmt::Display;
-    use std::str::FromStr;
-
-    #[allow(clippy::ref_option)]
-    pub(crate) fn serialize<T: Display, S: Serializer>(
-        v: &Option<T>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        match v {
-            Some(v) => s.collect_str(v),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<Option<T>, D::Error>
-    where
-        T: FromStr,
-        T::Err: Display,
-        D: Deserializer<'de>,
-    {
-        match Option::<String>::deserialize(d)? {
-            Some(s) => s.parse().map(Some).map_err(D::Error::custom),
-            None => Ok(None),
-        }
-    }
-}
-
-/// Serde helper: a list of values as their texts.
-pub(crate) mod vec_text {
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-    use std::fmt::Display;
-    use std::str::FromStr;
-
-    pub(crate) fn serialize<T: Display, S: Serializer>(v: &[T], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(v.iter().map(ToString::to_string))
-    }
-
-    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<Vec<T>, D::Error>
-    where
-        T: FromStr,
-        T::Err: Display,
-        D: Deserializer<'de>,
-    {
-        Vec::<String>::deserialize(d)?
-            .iter()
-            .map(|s| s.parse().map_err(D::Error::custom))
-            .collect()
-    }
-}
+// The text helpers live in `wire`; requests and received documents still name them here.
+pub(crate) use crate::wire::{opt_text, text};
 
 /// Serde helper: an instant as RFC 3339 in UTC (`Z`), fraction digits as needed.
 pub(crate) mod instant {
@@ -230,7 +102,6 @@ pub struct StoredRelation {
     /// The relation's id.
     pub id: String,
     /// Its kind.
-    #[serde(with = "text")]
     pub kind: RelationKind,
 }
 
@@ -352,17 +223,15 @@ enum Form {
 #[serde(deny_unknown_fields)]
 struct IssuedForm {
     id: String,
-    #[serde(rename = "type", with = "text")]
+    #[serde(rename = "type")]
     doc_type: DocumentType,
     origin: String,
     document_number: String,
-    #[serde(with = "text")]
     numbering: Numbering,
     #[serde(with = "text")]
     numbered_on: NaiveDate,
     journal_id: String,
     relation_id: String,
-    #[serde(with = "text")]
     relation_type: RelationKind,
     delivery_location_id: Option<String>,
     #[serde(with = "text")]
@@ -395,13 +264,9 @@ struct IssuedForm {
     payment_remittance: StructuredReference,
     #[serde(with = "instant")]
     create_date: DateTime<Utc>,
-    #[serde(with = "text")]
     payment_status: PaymentStatus,
-    #[serde(with = "text")]
     accounting_status: AccountingStatus,
-    #[serde(with = "text")]
     peppol_status: PeppolStatus,
-    #[serde(with = "text")]
     mail_status: MailStatus,
     pdf_available: bool,
     xml_available: bool,
@@ -416,7 +281,6 @@ struct IssuedForm {
 #[serde(deny_unknown_fields)]
 struct AttachmentForm {
     filename: String,
-    #[serde(with = "text")]
     mimetype: MediaType,
     size: u64,
     sha256: String,
@@ -429,7 +293,6 @@ struct LineForm {
     quantity: Decimal,
     #[serde(with = "text")]
     unit_price: Decimal,
-    #[serde(with = "text")]
     vat_code: VatCode,
     #[serde(with = "opt_text")]
     vat_rate: Option<Decimal>,
@@ -446,7 +309,7 @@ struct LineForm {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AcForm {
-    #[serde(rename = "type", with = "text")]
+    #[serde(rename = "type")]
     kind: AllowanceKind,
     #[serde(with = "opt_text")]
     amount: Option<Decimal>,
@@ -465,51 +328,10 @@ struct ExemptionForm {
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct LineAmountsForm {
-    #[serde(with = "text")]
-    subtotal: Decimal,
-    #[serde(with = "vec_text")]
-    allowance_charges: Vec<Decimal>,
-    #[serde(with = "text")]
-    total: Decimal,
-    #[serde(with = "text")]
-    tax_amount: Decimal,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GroupForm {
-    #[serde(with = "text")]
-    vat_code: VatCode,
-    #[serde(with = "opt_text")]
-    vat_rate: Option<Decimal>,
-    #[serde(with = "text")]
-    base: Decimal,
-    #[serde(with = "text")]
-    allowance_total: Decimal,
-    #[serde(with = "text")]
-    charge_total: Decimal,
-    #[serde(with = "text")]
-    taxable_amount: Decimal,
-    #[serde(with = "text")]
-    tax_amount: Decimal,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DocAcForm {
-    #[serde(with = "text")]
-    amount: Decimal,
-    #[serde(with = "vec_text")]
-    shares: Vec<Decimal>,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct ComputationForm {
-    lines: Vec<LineAmountsForm>,
-    groups: Vec<GroupForm>,
-    allowance_charges: Vec<DocAcForm>,
+    lines: Vec<LineAmounts>,
+    groups: Vec<VatGroup>,
+    allowance_charges: Vec<DocumentAllowanceAmounts>,
     #[serde(with = "text")]
     line_total: Decimal,
     #[serde(with = "text")]
@@ -604,37 +426,9 @@ impl LineForm {
 impl ComputationForm {
     fn of(c: &Computation) -> ComputationForm {
         ComputationForm {
-            lines: c
-                .lines
-                .iter()
-                .map(|a| LineAmountsForm {
-                    subtotal: a.subtotal,
-                    allowance_charges: a.allowance_charges.clone(),
-                    total: a.total,
-                    tax_amount: a.tax_amount,
-                })
-                .collect(),
-            groups: c
-                .groups
-                .iter()
-                .map(|g| GroupForm {
-                    vat_code: g.vat_code,
-                    vat_rate: g.vat_rate,
-                    base: g.base,
-                    allowance_total: g.allowance_total,
-                    charge_total: g.charge_total,
-                    taxable_amount: g.taxable_amount,
-                    tax_amount: g.tax_amount,
-                })
-                .collect(),
-            allowance_charges: c
-                .allowance_charges
-                .iter()
-                .map(|a| DocAcForm {
-                    amount: a.amount,
-                    shares: a.shares.clone(),
-                })
-                .collect(),
+            lines: c.lines.clone(),
+            groups: c.groups.clone(),
+            allowance_charges: c.allowance_charges.clone(),
             line_total: c.line_total,
             allowance_total: c.allowance_total,
             charge_total: c.charge_total,
@@ -648,37 +442,9 @@ impl ComputationForm {
         let c = self;
         Computation {
             currency,
-            lines: c
-                .lines
-                .into_iter()
-                .map(|a| LineAmounts {
-                    subtotal: a.subtotal,
-                    allowance_charges: a.allowance_charges,
-                    total: a.total,
-                    tax_amount: a.tax_amount,
-                })
-                .collect(),
-            groups: c
-                .groups
-                .into_iter()
-                .map(|g| VatGroup {
-                    vat_code: g.vat_code,
-                    vat_rate: g.vat_rate,
-                    base: g.base,
-                    allowance_total: g.allowance_total,
-                    charge_total: g.charge_total,
-                    taxable_amount: g.taxable_amount,
-                    tax_amount: g.tax_amount,
-                })
-                .collect(),
-            allowance_charges: c
-                .allowance_charges
-                .into_iter()
-                .map(|a| DocumentAllowanceAmounts {
-                    amount: a.amount,
-                    shares: a.shares,
-                })
-                .collect(),
+            lines: c.lines,
+            groups: c.groups,
+            allowance_charges: c.allowance_charges,
             line_total: c.line_total,
             allowance_total: c.allowance_total,
             charge_total: c.charge_total,

@@ -1,7 +1,7 @@
 //! The closed sets of the interface (document types, statuses, VAT codes, journal
 //! categories, languages…), each declared once with [`closed_set!`](crate::wire): its
 //! variants and their texts on the wire, from which come `ALL`, `as_str`, `parse`,
-//! `Display` and `FromStr` (refusing any other text with an [`UnknownValue`]). The
+//! `Display`, `FromStr` (refusing any other text with an [`UnknownValue`]) and serde. The
 //! stored form and the responses write these texts; requests and scenarios read them,
 //! exactly as written (no other case, no trimming).
 
@@ -65,6 +65,93 @@ macro_rules! closed_set {
                 })
             }
         }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = <String as serde::Deserialize>::deserialize(d)?;
+                s.parse().map_err(serde::de::Error::custom)
+            }
+        }
     };
 }
 pub(crate) use closed_set;
+
+/// Serde helper: a value written as its `Display` text and read with `FromStr`.
+pub(crate) mod text {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    pub(crate) fn serialize<T: Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(v)
+    }
+
+    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(D::Error::custom)
+    }
+}
+
+/// Serde helper: an optional value as its text, or null.
+pub(crate) mod opt_text {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    #[allow(clippy::ref_option)]
+    pub(crate) fn serialize<T: Display, S: Serializer>(
+        v: &Option<T>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => s.collect_str(v),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<Option<T>, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        match Option::<String>::deserialize(d)? {
+            Some(s) => s.parse().map(Some).map_err(D::Error::custom),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Serde helper: a list of values as their texts.
+pub(crate) mod vec_text {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    pub(crate) fn serialize<T: Display, S: Serializer>(v: &[T], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(ToString::to_string))
+    }
+
+    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<Vec<T>, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        Vec::<String>::deserialize(d)?
+            .iter()
+            .map(|s| s.parse().map_err(D::Error::custom))
+            .collect()
+    }
+}

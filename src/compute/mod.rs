@@ -67,44 +67,60 @@ pub struct LinePricing {
     pub allowance_charges: Vec<AllowanceCharge>,
 }
 
-/// The computed amounts of one line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The computed amounts of one line. Its serde form (like [`VatGroup`]'s and
+/// [`DocumentAllowanceAmounts`]') is the stored form's: decimals as their exact text.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LineAmounts {
     /// round(quantity × unit price).
+    #[serde(with = "crate::wire::text")]
     pub subtotal: Decimal,
     /// The amount of each of the line's allowances/charges, in order.
+    #[serde(with = "crate::wire::vec_text")]
     pub allowance_charges: Vec<Decimal>,
     /// subtotal − allowances + charges.
+    #[serde(with = "crate::wire::text")]
     pub total: Decimal,
     /// round(total × rate / 100), 0 unless the code is taxed; informative only.
+    #[serde(with = "crate::wire::text")]
     pub tax_amount: Decimal,
 }
 
 /// One VAT group: the lines of one (vat_code, vat_rate), in order of first appearance.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct VatGroup {
     /// The group's VAT code.
     pub vat_code: VatCode,
     /// The group's rate as first written (`None` for not_subject).
+    #[serde(with = "crate::wire::opt_text")]
     pub vat_rate: Option<Decimal>,
     /// Σ line totals of the group.
+    #[serde(with = "crate::wire::text")]
     pub base: Decimal,
     /// Σ of the document allowance shares the group carries.
+    #[serde(with = "crate::wire::text")]
     pub allowance_total: Decimal,
     /// Σ of the document charge shares the group carries.
+    #[serde(with = "crate::wire::text")]
     pub charge_total: Decimal,
     /// base − allowance shares + charge shares.
+    #[serde(with = "crate::wire::text")]
     pub taxable_amount: Decimal,
     /// round(taxable × rate / 100), 0 unless the code is taxed.
+    #[serde(with = "crate::wire::text")]
     pub tax_amount: Decimal,
 }
 
 /// The computed amounts of one document-level allowance/charge.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DocumentAllowanceAmounts {
     /// The amount: the fixed amount, or round(document line total × rate / 100).
+    #[serde(with = "crate::wire::text")]
     pub amount: Decimal,
     /// Its share on each VAT group, in the groups' order; they sum to `amount`.
+    #[serde(with = "crate::wire::vec_text")]
     pub shares: Vec<Decimal>,
 }
 

@@ -276,7 +276,7 @@ fn check_media_type(
         ));
         return None;
     };
-    let found = MediaType::parse(sent);
+    let found = MediaType::from_content_type(sent);
     if found.is_none() {
         let allowed: Vec<&str> = MediaType::ALL.iter().map(|m| m.as_str()).collect();
         errors.push(

@@ -106,13 +106,7 @@ fn body_object(body: Option<&Value>) -> Result<&Map<String, Value>, ApiError> {
             "a json object body is required",
         )),
         Some(Value::Object(obj)) => Ok(obj),
-        Some(other) => Err(ValidationError::new(
-            ErrorCode::DictType,
-            body_loc(),
-            "input should be a valid object",
-        )
-        .with_input(other)
-        .into()),
+        Some(other) => Err(ValidationError::not_object(body_loc(), other).into()),
     }
 }
 

@@ -38,15 +38,7 @@ pub(super) fn read_peppol(body: Option<&Value>) -> Result<bool, ApiError> {
     let obj = match body {
         None | Some(Value::Null) => &empty,
         Some(Value::Object(obj)) => obj,
-        Some(other) => {
-            return Err(ValidationError::new(
-                ErrorCode::DictType,
-                body_loc(),
-                "input should be a valid object",
-            )
-            .with_input(other)
-            .into())
-        }
+        Some(other) => return Err(ValidationError::not_object(body_loc(), other).into()),
     };
     let mut errors = Errors::default();
     check_keys(obj, &body_loc(), &["peppol"], &[], &mut errors);

@@ -49,13 +49,7 @@ struct StateOverride {
 /// re-derived from a paid_amount it sets, unless it sets payment_status too.
 pub fn apply_state(stored: &Document, state: &Value) -> Result<Document, ApiError> {
     let Value::Object(obj) = state else {
-        return Err(ValidationError::new(
-            ErrorCode::DictType,
-            body_loc(),
-            "input should be a valid object",
-        )
-        .with_input(state)
-        .into());
+        return Err(ValidationError::not_object(body_loc(), state).into());
     };
     let over = read_state(obj, stored)?;
     Ok(over.apply(stored))

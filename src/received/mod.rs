@@ -162,28 +162,28 @@ impl Check {
 #[serde(deny_unknown_fields)]
 pub struct StatedTotals {
     /// BT-106 `cbc:LineExtensionAmount`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub line_extension_amount: Option<Decimal>,
     /// BT-107 `cbc:AllowanceTotalAmount`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub allowance_total_amount: Option<Decimal>,
     /// BT-108 `cbc:ChargeTotalAmount`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub charge_total_amount: Option<Decimal>,
     /// BT-109 `cbc:TaxExclusiveAmount`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub tax_exclusive_amount: Option<Decimal>,
     /// BT-112 `cbc:TaxInclusiveAmount`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub tax_inclusive_amount: Option<Decimal>,
     /// BT-113 `cbc:PrepaidAmount`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub prepaid_amount: Option<Decimal>,
     /// BT-114 `cbc:PayableRoundingAmount`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub payable_rounding_amount: Option<Decimal>,
     /// BT-115 `cbc:PayableAmount`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub payable_amount: Option<Decimal>,
 }
 
@@ -232,13 +232,13 @@ pub struct ReceivedAddress {
 #[serde(deny_unknown_fields)]
 pub struct ReceivedAllowanceCharge {
     /// Allowance or charge (`cbc:ChargeIndicator`); `None` when it says neither.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub kind: Option<AllowanceKind>,
     /// `cbc:Amount`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub amount: Option<Decimal>,
     /// `cbc:MultiplierFactorNumeric` (percent).
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub rate: Option<Decimal>,
     /// `cbc:AllowanceChargeReason`.
     pub reason: Option<String>,
@@ -247,10 +247,10 @@ pub struct ReceivedAllowanceCharge {
     /// `cac:TaxCategory/cbc:ID` (UNCL 5305), as stated.
     pub vat_category: Option<String>,
     /// That category as a VAT code.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub vat_code: Option<VatCode>,
     /// `cac:TaxCategory/cbc:Percent`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub vat_rate: Option<Decimal>,
 }
 
@@ -259,26 +259,26 @@ pub struct ReceivedAllowanceCharge {
 #[serde(deny_unknown_fields)]
 pub struct ReceivedLine {
     /// BT-129 `cbc:InvoicedQuantity` / `cbc:CreditedQuantity`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub quantity: Option<Decimal>,
     /// Its `unitCode`.
     pub unit_code: Option<String>,
     /// BT-146 `cac:Price/cbc:PriceAmount` (the net price).
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub price_amount: Option<Decimal>,
     /// BT-149 `cac:Price/cbc:BaseQuantity`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub base_quantity: Option<Decimal>,
     /// The net price per one unit (docs/peppol.md §6).
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub unit_price: Option<Decimal>,
     /// BT-151 `cac:ClassifiedTaxCategory/cbc:ID`, as stated.
     pub vat_category: Option<String>,
     /// That category as a VAT code (L, M and B to the reserved legacy codes).
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub vat_code: Option<VatCode>,
     /// BT-152, null on a not_subject line.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub vat_rate: Option<Decimal>,
     /// `cac:Item/cbc:Name`.
     pub item_name: Option<String>,
@@ -291,10 +291,10 @@ pub struct ReceivedLine {
     /// `cac:Item/cac:AdditionalItemProperty` names and values, in document order.
     pub item_properties: Vec<(String, String)>,
     /// quantity × unit_price at the minor unit.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub subtotal: Option<Decimal>,
     /// BT-131 `cbc:LineExtensionAmount`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub total: Option<Decimal>,
     /// The line's allowances and charges.
     pub allowance_charges: Vec<ReceivedAllowanceCharge>,
@@ -305,18 +305,18 @@ pub struct ReceivedLine {
 #[serde(deny_unknown_fields)]
 pub struct ReceivedVatGroup {
     /// The category as a VAT code.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub vat_code: Option<VatCode>,
     /// BT-119 `cbc:Percent` (null for not_subject).
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub vat_rate: Option<Decimal>,
     /// BT-118 `cbc:ID`, as stated.
     pub category: Option<String>,
     /// BT-116.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub taxable_amount: Option<Decimal>,
     /// BT-117.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub tax_amount: Option<Decimal>,
     /// BT-120 `cbc:TaxExemptionReason`.
     pub exemption_reason: Option<String>,
@@ -329,7 +329,7 @@ pub struct ReceivedVatGroup {
 #[serde(deny_unknown_fields)]
 pub struct ReceivedDocument {
     /// Invoice, credit note, or unknown (not UBL).
-    #[serde(with = "crate::stored::text")]
+    #[serde(with = "crate::wire::text")]
     pub doc_type: ReceivedType,
     /// `cbc:InvoiceTypeCode` / `cbc:CreditNoteTypeCode` (`380`, `381`, `389`, …).
     pub type_code: Option<String>,
@@ -342,22 +342,22 @@ pub struct ReceivedDocument {
     /// BT-10 `cbc:BuyerReference`.
     pub buyer_reference: Option<String>,
     /// BT-2 `cbc:IssueDate`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub issue_date: Option<NaiveDate>,
     /// BT-9 `cbc:DueDate`, else the first `cac:PaymentMeans/cbc:PaymentDueDate`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub due_date: Option<NaiveDate>,
     /// BT-7 `cbc:TaxPointDate`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub tax_point_date: Option<NaiveDate>,
     /// BT-72 `cac:Delivery/cbc:ActualDeliveryDate`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub delivery_date: Option<NaiveDate>,
     /// BT-73 `cac:InvoicePeriod/cbc:StartDate`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub period_start: Option<NaiveDate>,
     /// BT-74 `cac:InvoicePeriod/cbc:EndDate`.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub period_end: Option<NaiveDate>,
     /// BT-83 the first `cbc:PaymentID`.
     pub payment_remittance: Option<String>,
@@ -368,19 +368,19 @@ pub struct ReceivedDocument {
     /// The stated totals.
     pub totals: StatedTotals,
     /// BT-109.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub tax_exclusive_amount: Option<Decimal>,
     /// BT-110: the `cbc:TaxAmount` in the document currency.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub tax_amount: Option<Decimal>,
     /// BT-112 + BT-114.
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub total_amount: Option<Decimal>,
     /// BT-113, 0 when absent (or as a PATCH set it, [`Self::set_paid_amount`]).
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub paid_amount: Option<Decimal>,
     /// BT-115 (or total − paid after a PATCH).
-    #[serde(with = "crate::stored::opt_text")]
+    #[serde(with = "crate::wire::opt_text")]
     pub remaining_amount: Option<Decimal>,
     /// The top-level lines.
     pub lines: Vec<ReceivedLine>,

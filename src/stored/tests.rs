@@ -1,6 +1,6 @@
 use super::*;
 use crate::context::Permissions;
-use crate::numbering::JournalCategory;
+use crate::numbering::{JournalCategory, Window};
 use crate::simulator::Simulator;
 use crate::strategies;
 use crate::terms::Basis;

@@ -68,6 +68,28 @@ impl<'a> JsonIn<'a> for &'a RawValue {
 #[derive(Debug, Default)]
 pub struct Errors(pub Vec<ValidationError>);
 
+/// The object `value` is, else a `dict_type` error at `loc`.
+pub fn object<'a>(
+    value: &'a Value,
+    loc: Loc,
+    errors: &mut Errors,
+) -> Option<&'a Map<String, Value>> {
+    if let Value::Object(obj) = value {
+        return Some(obj);
+    }
+    errors.0.push(ValidationError::not_object(loc, value));
+    None
+}
+
+/// The string `value` is, else a `string_type` error at `loc`.
+pub fn text<'a>(value: &'a Value, loc: Loc, errors: &mut Errors) -> Option<&'a str> {
+    if let Value::String(s) = value {
+        return Some(s);
+    }
+    errors.0.push(ValidationError::not_string(loc, value));
+    None
+}
+
 impl Errors {
     /// Records an error.
     pub fn push(&mut self, code: ErrorCode, loc: Loc, msg: impl Into<String>) {
@@ -186,15 +208,7 @@ pub fn string(
     max: Option<usize>,
     errors: &mut Errors,
 ) -> Option<String> {
-    let Value::String(s) = value else {
-        errors.push_input(
-            ErrorCode::StringType,
-            loc.key(key),
-            "input should be a valid string",
-            value,
-        );
-        return None;
-    };
+    let s = text(value, loc.key(key), errors)?;
     if let Some(max) = max {
         // Count characters only when the byte length could exceed the limit.
         if s.len() > max && s.chars().count() > max {
@@ -208,7 +222,7 @@ pub fn string(
             return None;
         }
     }
-    Some(s.clone())
+    Some(s.to_owned())
 }
 
 /// [`string`] of a value or of its text.
@@ -430,15 +444,7 @@ pub fn one_of<T>(
     expected: &str,
     errors: &mut Errors,
 ) -> Option<T> {
-    let Value::String(s) = value else {
-        errors.push_input(
-            ErrorCode::StringType,
-            loc.key(key),
-            "input should be a valid string",
-            value,
-        );
-        return None;
-    };
+    let s = text(value, loc.key(key), errors)?;
     let parsed = parse(s);
     if parsed.is_none() {
         errors.push_ctx(

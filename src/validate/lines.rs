@@ -1,12 +1,12 @@
 //! Lines and allowances/charges as sent in a request body (docs/decisions.md §4, §8).
 
 use super::fields::{
-    fields_of, missing, number, number_in, one_of, one_of_in, string, string_in, Errors, JsonIn,
-    NumberRule,
+    fields_of, missing, number, number_in, object, one_of, one_of_in, string, string_in, Errors,
+    JsonIn, NumberRule,
 };
 use crate::compute::{AllowanceCharge, AllowanceKind, AllowanceValue, LinePricing};
 use crate::document::Line;
-use crate::error::{ErrorCode, Loc};
+use crate::error::{ErrorCode, Loc, ValidationError};
 use crate::money::Currency;
 use crate::vat::VatCode;
 use rust_decimal::Decimal;
@@ -132,15 +132,7 @@ fn allowance_charge(
     currency: Option<Currency>,
     errors: &mut Errors,
 ) -> Option<AllowanceCharge> {
-    let Value::Object(obj) = value else {
-        errors.push_input(
-            ErrorCode::DictType,
-            list_loc.index(j),
-            "input should be a valid object",
-            value,
-        );
-        return None;
-    };
+    let obj = object(value, list_loc.index(j), errors)?;
     let before = errors.len();
     let loc = list_loc.index(j);
     let [kind, amount, rate, reason, code] = fields_of(obj, &loc, &AC_KEYS, &[], errors);
@@ -216,15 +208,7 @@ fn line(
     currency: Option<Currency>,
     errors: &mut Errors,
 ) -> Option<Line> {
-    let Value::Object(obj) = value else {
-        errors.push_input(
-            ErrorCode::DictType,
-            list_loc.index(i),
-            "input should be a valid object",
-            value,
-        );
-        return None;
-    };
+    let obj = object(value, list_loc.index(i), errors)?;
     let before = errors.len();
     let loc = list_loc.index(i);
     let slots = fields_of(obj, &loc, &LINE_KEYS, LINE_DERIVED, errors);
@@ -322,23 +306,17 @@ fn line_item_properties<'a, J: JsonIn<'a>>(
             let props_loc = loc.key("item_properties");
             for (k, v) in props {
                 if !v.is_string() {
-                    errors.push_input(
-                        ErrorCode::StringType,
-                        props_loc.key(k),
-                        "input should be a valid string",
-                        v,
-                    );
+                    errors
+                        .0
+                        .push(ValidationError::not_string(props_loc.key(k), v));
                 }
             }
             Some(props.clone())
         }
         Some(v) => {
-            errors.push_input(
-                ErrorCode::DictType,
-                loc.key("item_properties"),
-                "input should be a valid object",
-                v,
-            );
+            errors
+                .0
+                .push(ValidationError::not_object(loc.key("item_properties"), v));
             None
         }
     }
