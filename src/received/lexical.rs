@@ -30,6 +30,7 @@ pub(crate) fn trim(text: &str) -> &str {
 /// one point; no exponent), exactly, if it fits a `Decimal` (28 digits; trailing zeros
 /// of the fraction beyond that are dropped, as they do not change the value). Negative
 /// zero reads as zero at the same scale.
+#[inline]
 pub(crate) fn decimal(text: &str) -> Option<Decimal> {
     let t = trim(text);
     if t.len() <= 19 {

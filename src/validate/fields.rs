@@ -68,25 +68,30 @@ impl<'a> JsonIn<'a> for &'a RawValue {
 #[derive(Debug, Default)]
 pub struct Errors(pub Vec<ValidationError>);
 
-/// The object `value` is, else a `dict_type` error at `loc`.
+/// The object `value` is, else a `dict_type` error at the place `at` builds (only
+/// then: a place costs an allocation, and valid input builds none).
 pub fn object<'a>(
     value: &'a Value,
-    loc: Loc,
+    at: impl FnOnce() -> Loc,
     errors: &mut Errors,
 ) -> Option<&'a Map<String, Value>> {
     if let Value::Object(obj) = value {
         return Some(obj);
     }
-    errors.0.push(ValidationError::not_object(loc, value));
+    errors.0.push(ValidationError::not_object(at(), value));
     None
 }
 
-/// The string `value` is, else a `string_type` error at `loc`.
-pub fn text<'a>(value: &'a Value, loc: Loc, errors: &mut Errors) -> Option<&'a str> {
+/// The string `value` is, else a `string_type` error at the place `at` builds.
+pub fn text<'a>(
+    value: &'a Value,
+    at: impl FnOnce() -> Loc,
+    errors: &mut Errors,
+) -> Option<&'a str> {
     if let Value::String(s) = value {
         return Some(s);
     }
-    errors.0.push(ValidationError::not_string(loc, value));
+    errors.0.push(ValidationError::not_string(at(), value));
     None
 }
 
@@ -208,7 +213,7 @@ pub fn string(
     max: Option<usize>,
     errors: &mut Errors,
 ) -> Option<String> {
-    let s = text(value, loc.key(key), errors)?;
+    let s = text(value, || loc.key(key), errors)?;
     if let Some(max) = max {
         // Count characters only when the byte length could exceed the limit.
         if s.len() > max && s.chars().count() > max {
@@ -444,7 +449,7 @@ pub fn one_of<T>(
     expected: &str,
     errors: &mut Errors,
 ) -> Option<T> {
-    let s = text(value, loc.key(key), errors)?;
+    let s = text(value, || loc.key(key), errors)?;
     let parsed = parse(s);
     if parsed.is_none() {
         errors.push_ctx(

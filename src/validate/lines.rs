@@ -132,7 +132,7 @@ fn allowance_charge(
     currency: Option<Currency>,
     errors: &mut Errors,
 ) -> Option<AllowanceCharge> {
-    let obj = object(value, list_loc.index(j), errors)?;
+    let obj = object(value, || list_loc.index(j), errors)?;
     let before = errors.len();
     let loc = list_loc.index(j);
     let [kind, amount, rate, reason, code] = fields_of(obj, &loc, &AC_KEYS, &[], errors);
@@ -208,7 +208,7 @@ fn line(
     currency: Option<Currency>,
     errors: &mut Errors,
 ) -> Option<Line> {
-    let obj = object(value, list_loc.index(i), errors)?;
+    let obj = object(value, || list_loc.index(i), errors)?;
     let before = errors.len();
     let loc = list_loc.index(i);
     let slots = fields_of(obj, &loc, &LINE_KEYS, LINE_DERIVED, errors);
