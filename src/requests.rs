@@ -1,5 +1,6 @@
-//! Entries for servers and Rust clients: create, PATCH and send from a request's
-//! body bytes (a server parses each body once, here), and the typed, serialisable
+//! Entries for servers and Rust clients: send from a request's body bytes (create and
+//! PATCH from bytes are [`lifecycle::create_bytes`] and [`lifecycle::patch_bytes`]:
+//! a server parses each body once, there), and the typed, serialisable
 //! [`CreateRequest`] / [`PatchRequest`] whose JSON is exactly the interface's body.
 //!
 //! The byte entries answer exactly as the simulator does: bytes that are not JSON get
@@ -27,33 +28,12 @@ use crate::context::{Context, Permissions};
 use crate::document::{Document, DocumentType};
 use crate::error::{ApiError, ValidationError};
 use crate::http::Body;
-use crate::lifecycle::{self, Created};
+use crate::lifecycle;
 use crate::vat::VatCode;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
-
-/// [`lifecycle::create`] from the body's bytes.
-pub fn create_from_bytes(
-    ctx: &dyn Context,
-    permissions: Permissions,
-    send_peppol: Option<&str>,
-    body: &[u8],
-    id: &str,
-) -> Result<Created, ApiError> {
-    lifecycle::create_bytes(ctx, permissions, send_peppol, body, id)
-}
-
-/// [`lifecycle::patch`] of `stored` from the body's bytes.
-pub fn patch_from_bytes(
-    ctx: &dyn Context,
-    permissions: Permissions,
-    stored: &Document,
-    body: &[u8],
-) -> Result<Document, ApiError> {
-    lifecycle::patch_bytes(ctx, permissions, stored, body)
-}
 
 /// [`lifecycle::send`] of `stored` from the body's bytes.
 pub fn send_from_bytes(
@@ -304,7 +284,7 @@ impl CreateRequest {
         }
     }
 
-    /// The body as JSON bytes (what [`create_from_bytes`] reads).
+    /// The body as JSON bytes (what [`lifecycle::create_bytes`] reads).
     pub fn to_bytes(&self) -> Vec<u8> {
         serde_json::to_vec(self).unwrap_or_default()
     }
@@ -404,7 +384,7 @@ pub struct PatchRequest {
 }
 
 impl PatchRequest {
-    /// The body as JSON bytes (what [`patch_from_bytes`] reads).
+    /// The body as JSON bytes (what [`lifecycle::patch_bytes`] reads).
     pub fn to_bytes(&self) -> Vec<u8> {
         serde_json::to_vec(self).unwrap_or_default()
     }
@@ -452,7 +432,9 @@ mod tests {
         );
         let back: CreateRequest = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(back, req);
-        let a = create_from_bytes(sim.world(), Permissions::ALL, None, &bytes, "doc-1").unwrap();
+        let a =
+            crate::lifecycle::create_bytes(sim.world(), Permissions::ALL, None, &bytes, "doc-1")
+                .unwrap();
         let b =
             lifecycle::create(sim.world(), Permissions::ALL, None, Some(&value), "doc-1").unwrap();
         assert_eq!(a, b);
@@ -462,13 +444,16 @@ mod tests {
     fn bytes_that_are_not_json_answer_json_invalid_as_the_simulator_does() {
         let sim = Simulator::from_json(&crate::strategies::scenario()).unwrap();
         let err =
-            create_from_bytes(sim.world(), Permissions::ALL, Some("maybe"), b"{", "d").unwrap_err();
+            crate::lifecycle::create_bytes(sim.world(), Permissions::ALL, Some("maybe"), b"{", "d")
+                .unwrap_err();
         let codes: Vec<&str> = err.errors.iter().map(|e| e.code.as_str()).collect();
         assert_eq!(codes, ["bool_parsing", "json_invalid"]);
         let err =
-            create_from_bytes(sim.world(), Permissions::default(), None, b"{", "d").unwrap_err();
+            crate::lifecycle::create_bytes(sim.world(), Permissions::default(), None, b"{", "d")
+                .unwrap_err();
         assert_eq!(err.status, 403);
-        let err = create_from_bytes(sim.world(), Permissions::ALL, None, b"", "d").unwrap_err();
+        let err = crate::lifecycle::create_bytes(sim.world(), Permissions::ALL, None, b"", "d")
+            .unwrap_err();
         assert_eq!(err.errors[0].code.as_str(), "missing");
     }
 
