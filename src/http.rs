@@ -185,7 +185,7 @@ impl Body {
         if text.trim().is_empty() {
             return Body::Absent;
         }
-        match serde_json::from_slice::<Value>(bytes) {
+        match crate::json::from_slice(bytes) {
             Ok(v) => Body::Json(v),
             Err(e) => Body::Invalid {
                 text: text.into_owned(),

@@ -177,6 +177,7 @@ pub mod error;
 pub mod files;
 pub mod http;
 mod iso4217;
+pub mod json;
 pub mod language;
 pub mod lifecycle;
 pub mod money;

@@ -56,6 +56,9 @@ pub fn send_from_bytes(
 
 /// Serde helpers: a decimal as an exact JSON number (serde_json's
 /// arbitrary_precision keeps its digits and scale), read from a number or a string.
+/// These read the crate's own output (`to_bytes`): serde_json hands them its private
+/// number key as a number, so a body from outside is read by `lifecycle::create_bytes`
+/// or `patch_bytes` instead (docs/decisions.md §10).
 mod num {
     use super::{Decimal, Deserialize, Deserializer, Serialize, Serializer, Value};
 

@@ -72,7 +72,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else {
         return;
     };
-    let Ok(body) = serde_json::from_slice::<Value>(rest) else {
+    let Ok(body) = invoicing_core::json::from_slice(rest) else {
         return;
     };
     if depth(&body) > MAX_BODY_DEPTH {

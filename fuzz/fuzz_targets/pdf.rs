@@ -72,7 +72,7 @@ fn pdf_of(scenario: &Value) -> Option<Vec<u8>> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(input) = serde_json::from_slice::<Value>(data) else {
+    let Ok(input) = invoicing_core::json::from_slice(data) else {
         return;
     };
     if invoicing_core_fuzz::depth(&input) > 16 {

@@ -224,16 +224,15 @@ pub fn check_error_body(status: u64, body: &Value, roots: &[&str]) {
             .get("type")
             .and_then(Value::as_str)
             .unwrap_or_else(|| panic!("a detail entry has no type string: {}", text(body)));
-        let code_status = CODES
-            .iter()
-            .find(|(c, _)| *c == ty)
-            .map(|(_, s)| *s)
-            .unwrap_or_else(|| {
+        let code_status = CODES.iter().find(|(c, _)| *c == ty).map_or_else(
+            || {
                 panic!(
                     "error type {ty:?} is not a code of docs/decisions.md §8: {}",
                     text(body)
                 )
-            });
+            },
+            |(_, s)| *s,
+        );
         assert_eq!(
             code_status,
             status,
@@ -830,4 +829,102 @@ pub fn debug_responses(responses: &[Value]) {
         };
         eprintln!("{} {}", r["status"], summary);
     }
+}
+
+/// The `simulator` target: any bytes as a scenario, every invariant of
+/// `fuzz_targets/simulator.rs` checked (a panic names the one that broke). Plain
+/// `cargo test` replays `fuzz/regressions/simulator/` through it
+/// (`tests/fuzz_replay.rs`).
+pub fn simulator(data: &[u8]) {
+    use invoicing_core::simulator::{run, run_to};
+    let out = run(data);
+    let mut streamed = Vec::new();
+    assert!(
+        run_to(data, &mut streamed).is_ok(),
+        "a Vec takes every byte"
+    );
+    let pretty = serde_json::to_string_pretty(&out).unwrap_or_default() + "\n";
+    assert!(
+        streamed == pretty.as_bytes(),
+        "run_to wrote other bytes than run:\n{}\n---\n{pretty}",
+        String::from_utf8_lossy(&streamed)
+    );
+    let responses = check_run_output(&out);
+    let input: Option<Value> = invoicing_core::json::from_slice(data).ok();
+    let requests = input
+        .as_ref()
+        .and_then(|v| v.get("requests"))
+        .and_then(Value::as_array);
+    match responses {
+        None => {}
+        Some(responses) => {
+            debug_responses(responses);
+            let requests = requests.unwrap_or_else(|| {
+                panic!(
+                    "responses for an input that is not a scenario with a requests array: {}",
+                    text(&out)
+                )
+            });
+            assert_eq!(
+                responses.len(),
+                requests.len(),
+                "not one response per request"
+            );
+            // Live creates: ids doc-1, doc-2, … in creation order; sandbox: sbx-1, …
+            let (mut last_live, mut last_sandbox) = (0u64, 0u64);
+            let mut numbers: Vec<(String, String)> = Vec::new();
+            for resp in responses {
+                let (status, body) = check_response(resp);
+                match status {
+                    201 => {
+                        check_document(body, Origin::Created);
+                        let id = body.get("id").and_then(Value::as_str).unwrap_or_default();
+                        let (prefix, n) = id.split_at(id.find('-').map_or(0, |i| i + 1));
+                        let n: u64 = n.parse().unwrap_or_else(|_| {
+                            panic!("a created id {id:?} is not doc-N or sbx-N")
+                        });
+                        match prefix {
+                            "doc-" => {
+                                assert!(
+                                    n > last_live,
+                                    "created ids out of order: {id} after doc-{last_live}"
+                                );
+                                last_live = n;
+                                // A journal never hands out one number twice.
+                                let key = (
+                                    body["journal_id"].as_str().unwrap_or_default().to_owned(),
+                                    body["document_number"]
+                                        .as_str()
+                                        .unwrap_or_default()
+                                        .to_owned(),
+                                );
+                                assert!(
+                                    !numbers.contains(&key),
+                                    "journal {} handed out {} twice ({id})",
+                                    key.0,
+                                    key.1
+                                );
+                                numbers.push(key);
+                            }
+                            "sbx-" => {
+                                assert!(
+                                    n > last_sandbox,
+                                    "sandbox ids out of order: {id} after sbx-{last_sandbox}"
+                                );
+                                last_sandbox = n;
+                            }
+                            _ => panic!("a created id {id:?} is not doc-N or sbx-N"),
+                        }
+                    }
+                    200 if is_document(body) => {
+                        check_document(body, Origin::Any);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    // Decisions §1: same inputs, same outputs, byte for byte.
+    let again = run(data);
+    assert_eq!(text(&out), text(&again), "run is not deterministic");
 }

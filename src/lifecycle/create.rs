@@ -88,7 +88,7 @@ pub fn create_bytes(
             Ok(read_request(company, &typed, errors))
         });
     }
-    match serde_json::from_slice::<Value>(body) {
+    match crate::json::from_slice(body) {
         Ok(value) => create(ctx, permissions, send_peppol, Some(&value), id),
         Err(e) => Err(ApiError::body_not_json(
             create(ctx, permissions, send_peppol, None, id),

@@ -50,7 +50,7 @@ pub fn patch_bytes(
         check_patchable(permissions, stored)?;
         return patch_fields(ctx, stored, &typed, Errors::default());
     }
-    match serde_json::from_slice::<Value>(body) {
+    match crate::json::from_slice(body) {
         Ok(value) => patch(ctx, permissions, stored, Some(&value)),
         Err(e) => Err(ApiError::body_not_json(
             patch(ctx, permissions, stored, None),

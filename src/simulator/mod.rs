@@ -282,7 +282,7 @@ impl Simulator {
         let mut out = Vec::new();
         let written = self.run_requests_to(&mut out);
         self.requests = requests;
-        match (written, serde_json::from_slice(&out)) {
+        match (written, crate::json::from_slice(&out)) {
             (Ok(()), Ok(answer)) => answer,
             (Err(e), _) => json!({ "error": format!("cannot write the answer: {e}") }),
             (Ok(()), Err(e)) => json!({ "error": format!("the answer is not JSON: {e}") }),
@@ -388,7 +388,7 @@ pub fn run(scenario: &[u8]) -> Value {
     // `simulator` hold it to that); the error is the type's fallback, never an answer.
     let mut out = Vec::new();
     let written = run_to(scenario, &mut out);
-    match (written, serde_json::from_slice(&out)) {
+    match (written, crate::json::from_slice(&out)) {
         (Ok(_), Ok(answer)) => answer,
         (Err(e), _) => serde_json::json!({ "error": format!("cannot write the answer: {e}") }),
         (Ok(_), Err(e)) => serde_json::json!({ "error": format!("the answer is not JSON: {e}") }),

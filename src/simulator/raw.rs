@@ -91,7 +91,11 @@ impl<'de> Visitor<'de> for RawScenarioVisitor {
 /// requests is empty) and the requests' texts, or the scenario's error. `None` when
 /// the scenario is one to read as a whole value ([`super::scenario::load_bytes`]).
 pub(super) fn load(bytes: &[u8]) -> Option<Result<(Simulator, Vec<&RawValue>), ScenarioError>> {
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+    // A scenario that names serde_json's private keys is read as a whole value, by
+    // `crate::json`, which keeps every object an object.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{')
+        || crate::json::names_private_key(bytes)
+    {
         return None;
     }
     let scenario: RawScenario = serde_json::from_slice(bytes).ok()?;

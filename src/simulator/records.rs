@@ -10,7 +10,7 @@ use std::collections::{BTreeSet, HashMap};
 /// by re-indenting that text, or read into a value where one is needed.
 pub(crate) fn record_value(text: &str) -> Value {
     // The text of a record the scenario's reading took: valid JSON.
-    serde_json::from_str(text).unwrap_or_default()
+    crate::json::from_str(text).unwrap_or_default()
 }
 
 /// Records kept as their compact JSON texts, one after another in one string: a

@@ -27,7 +27,7 @@ impl ReqBody<'_> {
             ReqBody::Read(body) => Cow::Borrowed(body),
             // Valid JSON by construction (a raw value of a parsed scenario).
             ReqBody::Json(text) => {
-                Cow::Owned(Body::Json(serde_json::from_str(text).unwrap_or_default()))
+                Cow::Owned(Body::Json(crate::json::from_str(text).unwrap_or_default()))
             }
         }
     }

@@ -43,7 +43,7 @@ const TOP_LEVEL_KEYS: [&str; 11] = [
 
 /// Reads a scenario's bytes.
 pub(crate) fn load_bytes(bytes: &[u8]) -> Result<Simulator, ScenarioError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+    let value = crate::json::from_slice(bytes).map_err(|e| {
         malformed(format!(
             "scenario is not valid json: {}",
             e.to_string().to_lowercase()

@@ -3,11 +3,11 @@
 //! slice of the text. The world is read from it and its compact text is written
 //! from it, with none of the maps and owned strings of a `serde_json::Value`.
 //!
-//! It reads and writes exactly as a `Value` does: a repeated key keeps its first
-//! place and takes its last value, a number keeps its text (`arbitrary_precision`),
-//! and an object whose first key is serde_json's private number token is that
-//! number. A text it cannot read as a `Value` would (serde_json's private raw-value
-//! token) is refused, and the caller reads it as a `Value` instead.
+//! It reads and writes exactly as [`crate::json::from_str`] does: a repeated key keeps
+//! its first place and takes its last value, a number keeps its text
+//! (`arbitrary_precision`). A text that names one of serde_json's private keys is
+//! refused, and the caller reads it with `crate::json` instead; so the private number
+//! key `visit_map` meets is always serde_json's own, for a real number.
 
 use super::record::{malformed, Field, Record};
 use super::ScenarioError;
@@ -18,9 +18,6 @@ use serde_json::Number;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
-
-/// serde_json's private key of a raw value.
-const RAW_TOKEN: &str = "$serde_json::private::RawValue";
 
 /// A JSON value whose strings borrow the text they were read from.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +38,11 @@ impl<'a> Members<'a> {
     /// Reads an object from its JSON text; `None` for any other text, or one to read
     /// as a `Value` instead (see the module's doc).
     pub(crate) fn read(text: &'a str) -> Option<Members<'a>> {
+        // A text that names serde_json's private keys is read by `crate::json`: then
+        // the number key `visit_map` meets is only ever serde_json's own.
+        if crate::json::names_private_key(text.as_bytes()) {
+            return None;
+        }
         match serde_json::from_str(text) {
             Ok(Node::Object(members)) => Some(members),
             _ => None,
@@ -211,16 +213,12 @@ impl<'de> Visitor<'de> for NodeVisitor {
         // Room for a record's usual keys at once (serde_json gives no count).
         let mut members = Vec::with_capacity(8);
         while let Some(Text(key)) = map.next_key()? {
-            if members.is_empty() {
-                // As `Value`'s own reading classifies an object's first key.
-                if key == NUMBER_TOKEN {
-                    let Text(text) = map.next_value()?;
-                    let number = text.parse::<Number>().map_err(de::Error::custom)?;
-                    return Ok(Node::Number(number));
-                }
-                if key == RAW_TOKEN {
-                    return Err(de::Error::custom("a raw value: read as a Value"));
-                }
+            // serde_json hands a number over as a map of its private number key (the
+            // text was checked by `Members::read` to name no private key itself).
+            if members.is_empty() && key == NUMBER_TOKEN {
+                let Text(text) = map.next_value()?;
+                let number = text.parse::<Number>().map_err(de::Error::custom)?;
+                return Ok(Node::Number(number));
             }
             let value = map.next_value()?;
             members.push((key, value));
@@ -244,7 +242,7 @@ pub(super) fn read_text<T>(
     if let Some(rec) = Members::read(text) {
         return read(&rec);
     }
-    match serde_json::from_str::<serde_json::Value>(text) {
+    match crate::json::from_str(text) {
         Ok(serde_json::Value::Object(rec)) => read(&rec),
         _ => Err(malformed("a record's text is not a JSON object")),
     }
@@ -253,11 +251,10 @@ pub(super) fn read_text<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
 
     /// The compact text of a record as a `Value` and as a tree.
     fn both(text: &str) -> (String, Option<String>) {
-        let value: Value = serde_json::from_str(text).unwrap_or_default();
+        let value = crate::json::from_str(text).unwrap_or_default();
         let tree = Members::read(text).map(|m| serde_json::to_string(&m).unwrap_or_default());
         (serde_json::to_string(&value).unwrap_or_default(), tree)
     }
@@ -277,9 +274,10 @@ mod tests {
             "{}",
         ] {
             let (value, tree) = both(text);
-            if text.starts_with(r#"{"$serde"#) {
-                // a number, not an object: not a record
+            if text.contains("$serde") {
+                // left to `crate::json`, which keeps the object an object
                 assert_eq!(tree, None, "{text}");
+                assert!(value.starts_with('{'), "{text} → {value}");
                 continue;
             }
             assert_eq!(tree.as_deref(), Some(value.as_str()), "{text}");
@@ -299,19 +297,20 @@ mod tests {
     }
 
     #[test]
-    fn a_raw_value_token_or_a_bad_number_token_is_left_to_the_value_reading() {
-        // issue 12: what a tree cannot read as a `Value` reads it is refused
-        assert_eq!(
-            Members::read(r#"{"a":{"$serde_json::private::RawValue":"1"}}"#),
-            None
-        );
-        assert_eq!(
-            Members::read(r#"{"a":{"$serde_json::private::Number":"x"}}"#),
-            None
-        );
-        assert!(
-            serde_json::from_str::<Value>(r#"{"a":{"$serde_json::private::Number":"x"}}"#).is_err()
-        );
+    fn a_text_naming_a_private_key_is_left_to_crate_json() {
+        // issue 21: the tree cannot tell serde_json's private keys from its numbers, so
+        // such a text is refused and read by `crate::json` as the object it is
+        for text in [
+            r#"{"a":{"$serde_json::private::RawValue":"1"}}"#,
+            r#"{"a":{"$serde_json::private::Number":"x"}}"#,
+            r#"{"a":{"$serde_json::private::Numbe\u0072":"1"}}"#,
+        ] {
+            assert_eq!(Members::read(text), None, "{text}");
+            assert!(
+                crate::json::from_str(text).unwrap()["a"].is_object(),
+                "{text}"
+            );
+        }
         assert_eq!(Members::read("[1]"), None);
     }
 

@@ -34,8 +34,13 @@ pub struct TypedBody<'de> {
 }
 
 impl<'de> TypedBody<'de> {
-    /// The body of these bytes, or `None` when they must be read as a `Value`.
+    /// The body of these bytes, or `None` when they must be read as a `Value`: bytes
+    /// that name one of serde_json's private keys among them, so that an object is
+    /// never read as a number ([`crate::json`]).
     pub fn from_slice(bytes: &'de [u8]) -> Option<TypedBody<'de>> {
+        if crate::json::names_private_key(bytes) {
+            return None;
+        }
         serde_json::from_slice(bytes).ok()
     }
 }

@@ -1,0 +1,193 @@
+//! What the tests over real HTTP share: the reference server (`examples/server.rs`)
+//! started on a free port of 127.0.0.1 and a tiny HTTP/1.1 client.
+#![allow(dead_code)] // each test crate uses its own part of it
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub fn server_bin() -> PathBuf {
+    if let Ok(p) = std::env::var("SERVER_BIN") {
+        return PathBuf::from(p);
+    }
+    let exe = std::env::current_exe().expect("test exe");
+    // target/<profile>/deps/server-xxxx → target/<profile>/examples/server
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .map(|p| p.join("examples").join("server"))
+        .expect("target dir")
+}
+
+pub fn temp_db(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(format!("{name}-{}.sqlite3", std::process::id()));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    path
+}
+
+pub struct Server {
+    child: Child,
+    /// The address it listens on (`127.0.0.1:PORT`).
+    pub addr: String,
+}
+
+impl Drop for Server {
+    /// A server left running by a failed test is killed with it.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    pub fn start(scenario: &str, db: &PathBuf) -> Server {
+        let mut child = Command::new(server_bin())
+            .args(["--scenario", scenario, "--db"])
+            .arg(db)
+            .args(["--addr", "127.0.0.1:0", "--tick-ms", "3600000"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server example is built (cargo builds examples for tests)");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("first line");
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("first line: {line:?}"))
+            .to_owned();
+        Server { child, addr }
+    }
+
+    /// SIGTERM, then wait (bounded) for a clean exit.
+    pub fn stop(mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "clean exit on SIGTERM: {status}");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        panic!("the server did not stop on SIGTERM");
+    }
+
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        auth: Option<&str>,
+        body: &[u8],
+    ) -> (u16, Vec<u8>) {
+        let (status, _, bytes) = http_with(&self.addr, method, path, auth, None, body);
+        (status, bytes)
+    }
+
+    pub fn json(&self, method: &str, path: &str, auth: Option<&str>, body: &[u8]) -> (u16, Value) {
+        let (status, bytes) = self.request(method, path, auth, body);
+        let value = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|e| panic!("{method} {path}: not json ({e}): {bytes:?}"));
+        (status, value)
+    }
+
+    pub fn token(&self, client_id: &str, secret: &str) -> String {
+        let body = json!({"client_id": client_id, "client_secret": secret}).to_string();
+        let (status, v) = self.json("POST", "/auth/token", None, body.as_bytes());
+        assert_eq!(status, 200, "{v}");
+        v["access_token"].as_str().expect("token").to_owned()
+    }
+}
+
+/// A tiny HTTP/1.1 client: one request per connection, bounded by timeouts.
+pub fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    auth: Option<&str>,
+    body: &[u8],
+) -> (u16, Vec<u8>) {
+    let (status, _, bytes) = http_with(addr, method, path, auth, None, body);
+    (status, bytes)
+}
+
+/// [`http`] with a content type (JSON when `None` and the body is not empty); answers
+/// the status, the response's head and its body.
+pub fn http_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    auth: Option<&str>,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> (u16, String, Vec<u8>) {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(30))).ok();
+    stream.set_write_timeout(Some(Duration::from_secs(30))).ok();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-length: {}\r\n",
+        body.len()
+    );
+    match content_type {
+        Some(ct) => {
+            head.push_str("content-type: ");
+            head.push_str(ct);
+            head.push_str("\r\n");
+        }
+        None if !body.is_empty() => head.push_str("content-type: application/json\r\n"),
+        None => {}
+    }
+    if let Some(a) = auth {
+        head.push_str("authorization: ");
+        head.push_str(a);
+        head.push_str("\r\n");
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).expect("write");
+    stream.write_all(body).expect("write body");
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("read");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("headers end");
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status");
+    let mut body = raw[split + 4..].to_vec();
+    if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        body = dechunk(&body);
+    }
+    (status, head, body)
+}
+
+pub fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = data.windows(2).position(|w| w == b"\r\n") {
+        let size =
+            usize::from_str_radix(String::from_utf8_lossy(&data[..end]).trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        out.extend_from_slice(&data[end + 2..end + 2 + size]);
+        data = &data[end + 2 + size + 2..];
+    }
+    out
+}
