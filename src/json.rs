@@ -18,7 +18,7 @@
 //! that names no private key reads through serde_json as it is: the only private key
 //! such a reading can meet is the one serde_json makes itself for a real number. A
 //! text that names one is checked by serde_json (syntax, depth, UTF-8 and escapes,
-//! so its error is worded as any other), then read by [`Literal`], this module's own
+//! so its error is worded as any other), then read by `Literal`, this module's own
 //! reader, which keeps every object an object. It is a second JSON reader with a
 //! reason: serde_json hands a visitor a real number and the object
 //! `{"$serde_json::private::Number": …}` in the same way, so no visitor can tell them
