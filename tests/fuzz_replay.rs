@@ -44,8 +44,34 @@ fn every_regression_folder_has_a_replay() {
 fn every_simulator_regression_passes_the_simulator_target() {
     let files = regressions("simulator");
     assert!(files.len() >= 4, "the kept regressions: {files:?}");
+    replay(&files);
+}
+
+#[test]
+fn every_simulator_seed_passes_the_simulator_target() {
+    // the campaign seeds the target with these (fuzz/campaign.sh); a seed that fails
+    // the target's checks is a finding of the checks or of the crate
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in [
+        "examples/scenarios",
+        "tests/fixtures/spec_examples",
+        "fuzz/seeds/simulator",
+    ] {
+        let found = std::fs::read_dir(root.join(dir))
+            .expect("a seed folder")
+            .flatten();
+        files.extend(found.map(|e| e.path()).filter(|p| p.is_file()));
+    }
+    files.sort();
+    assert!(files.len() >= 20, "the seeds: {files:?}");
+    replay(&files);
+}
+
+/// Runs the simulator target's checks on every file; a failure names the file.
+fn replay(files: &[PathBuf]) {
     for file in files {
-        let data = std::fs::read(&file).expect("a regression input");
+        let data = std::fs::read(file).expect("an input");
         if let Err(panic) = std::panic::catch_unwind(|| checks::simulator(&data)) {
             let why = panic
                 .downcast_ref::<String>()

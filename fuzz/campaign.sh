@@ -1,0 +1,40 @@
+#!/bin/sh
+# A long fuzzing run of one target, then its corpus minimised into fuzz/corpora/TARGET
+# (kept in the repository; CI's short runs start from it). Run from anywhere:
+#
+#   fuzz/campaign.sh TARGET [SECONDS]      # SECONDS defaults to 1800
+#
+# Seeds: fuzz/seeds/TARGET, the kept corpus fuzz/corpora/TARGET, and for the targets
+# that read them the bundled scenarios and spec examples (simulator) or the UBL
+# fixtures (received, received_scan). The log goes to fuzz/logs/TARGET.log (ignored by
+# git); its last `#N DONE` line and `stat::` lines are what fuzz/README.md records.
+set -eu
+t=$1
+secs=${2:-1800}
+cd "$(dirname "$0")"
+mkdir -p "corpus/$t" "corpora/$t" logs
+extra=""
+dict=""
+case "$t" in
+  simulator) extra="../examples/scenarios ../tests/fixtures/spec_examples"; dict="-dict=dicts/json.dict" ;;
+  create_body|patch_body|ubl_writer|pdf) dict="-dict=dicts/json.dict" ;;
+  payment_terms) dict="-dict=dicts/terms.dict" ;;
+  structured_reference) dict="-dict=dicts/reference.dict" ;;
+  received|received_scan) extra="../tests/fixtures/peppol" ;;
+esac
+max_len=""
+case "$t" in
+  received|received_scan) max_len="-max_len=65536" ;;
+esac
+start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+# shellcheck disable=SC2086 # the lists are meant to split
+cargo +nightly fuzz run "$t" "corpus/$t" "seeds/$t" "corpora/$t" $extra -- \
+  -max_total_time="$secs" -print_final_stats=1 $dict $max_len >"logs/$t.log" 2>&1
+echo "$t: started $start, $(grep -E '^#[0-9]+.*DONE' "logs/$t.log" | tail -1)"
+# Minimise what the run found together with what was kept, into corpora/TARGET.
+rm -rf "corpus/$t.min" && mkdir -p "corpus/$t.min"
+# shellcheck disable=SC2086
+cargo +nightly fuzz run "$t" "corpus/$t.min" "corpus/$t" "corpora/$t" -- -merge=1 $dict $max_len \
+  >"logs/$t.merge.log" 2>&1
+rm -rf "corpora/$t" && mv "corpus/$t.min" "corpora/$t"
+echo "$t: kept $(ls "corpora/$t" | wc -l) inputs, $(du -sh "corpora/$t" | cut -f1)"
