@@ -224,7 +224,7 @@ fn open(args: &Args) -> Result<State, String> {
     if seeded.is_none() {
         let bytes = std::fs::read(&args.scenario).map_err(|e| format!("{}: {e}", args.scenario))?;
         let mut scenario: Value =
-            serde_json::from_slice(&bytes).map_err(|e| format!("scenario: {e}"))?;
+            invoicing_core::json::from_slice(&bytes).map_err(|e| format!("scenario: {e}"))?;
         if let Value::Object(m) = &mut scenario {
             m.insert("requests".into(), Value::Array(Vec::new()));
         }

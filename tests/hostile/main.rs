@@ -322,3 +322,65 @@ fn issue_21_run_and_run_to_answer_a_private_number_key_as_any_unknown_key() {
         r#"unknown top-level key "$serde_json::private::Number""#
     );
 }
+
+/// The bundled lifecycle scenario with `from` replaced by `to` (once).
+fn lifecycle_with(from: &str, to: &str) -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/scenarios/lifecycle.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the bundled scenario");
+    assert!(text.contains(from), "{from}");
+    let text = text.replacen(from, to, 1);
+    let mut streamed = Vec::new();
+    assert!(simulator::run_to(text.as_bytes(), &mut streamed).is_ok());
+    let out = simulator::run(text.as_bytes());
+    let pretty = serde_json::to_string_pretty(&out).unwrap_or_default() + "\n";
+    assert_eq!(String::from_utf8_lossy(&streamed), pretty, "run = run_to");
+    out
+}
+
+#[test]
+fn a_scenario_record_reads_a_private_number_key_as_an_object() {
+    // docs/decisions.md §10: a journal's `next` sent as the private number object is
+    // refused as any object is
+    let next = r#""default": true, "next": 42}"#;
+    let token = lifecycle_with(
+        next,
+        r#""default": true, "next": {"$serde_json::private::Number": "5"}}"#,
+    );
+    let other = lifecycle_with(next, r#""default": true, "next": {"x": "5"}}"#);
+    assert_eq!(token["error"], "journals[0]: next must be a number");
+    assert_eq!(token, other);
+}
+
+#[test]
+fn a_set_body_reads_a_private_number_key_as_an_object() {
+    // the back office's SET paid_amount: the private number object is `{}`'s error
+    let set = r#"{"peppol_status": "rejected"}"#;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/scenarios/lifecycle.json"
+    );
+    let scenario = json::from_slice(&std::fs::read(path).expect("the bundled scenario"));
+    let requests = scenario.expect("JSON")["requests"].clone();
+    let at = requests
+        .as_array()
+        .and_then(|list| list.iter().position(|r| r["method"] == "SET"))
+        .expect("the scenario's SET");
+    let answer = |paid: &str| {
+        let out = lifecycle_with(set, &format!(r#"{{"paid_amount": {paid}}}"#));
+        let response = &out["responses"][at];
+        let status = response["status"]
+            .as_u64()
+            .and_then(|s| u16::try_from(s).ok());
+        without_input(&(status.unwrap_or_default(), response["body"].clone()))
+    };
+    let token = answer(r#"{"$serde_json::private::Number": "1"}"#);
+    assert_eq!(token.0, 422, "the SET is refused: {}", token.1);
+    assert_eq!(
+        token.1["detail"][0]["loc"],
+        serde_json::json!(["body", "paid_amount"])
+    );
+    assert_eq!(token, answer("{}"));
+}

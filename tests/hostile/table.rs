@@ -15,8 +15,10 @@ pub(crate) enum Place {
     LineAc(&'static str),
     /// A key of the document's first allowance.
     DocAc(&'static str),
+    /// A property of the first line's `item_properties`.
+    Property(&'static str),
 }
-use Place::{DocAc, Line, LineAc, Top};
+use Place::{DocAc, Line, LineAc, Property, Top};
 
 /// The stand-in a value's raw text replaces.
 const HOLE: &str = "\"@@hole@@\"";
@@ -29,6 +31,7 @@ impl Place {
             Line(k) => json!(["body", "lines", 0, k]),
             LineAc(k) => json!(["body", "lines", 0, "allowance_charges", 0, k]),
             DocAc(k) => json!(["body", "allowance_charges", 0, k]),
+            Property(k) => json!(["body", "lines", 0, "item_properties", k]),
         }
     }
 
@@ -39,6 +42,7 @@ impl Place {
             Line(k) => format!("/lines/0/{k}"),
             LineAc(k) => format!("/lines/0/allowance_charges/0/{k}"),
             DocAc(k) => format!("/allowance_charges/0/{k}"),
+            Property(k) => format!("/lines/0/item_properties/{k}"),
         }
     }
 
@@ -70,10 +74,14 @@ impl Place {
                 body["lines"] = json!([line]);
             }
             DocAc(k) => body["allowance_charges"] = json!([Place::allowance(k)]),
+            Property(k) => {
+                line["item_properties"] = json!({ k: "@@hole@@" });
+                body["lines"] = json!([line]);
+            }
         }
         let text = body.to_string();
         let Some(raw) = raw else {
-            let (Top(key) | Line(key) | LineAc(key) | DocAc(key)) = self;
+            let (Top(key) | Line(key) | LineAc(key) | DocAc(key) | Property(key)) = self;
             return text
                 .replace(&format!("\"{key}\":{HOLE},"), "")
                 .replace(&format!(",\"{key}\":{HOLE}"), "")
@@ -154,6 +162,8 @@ pub(crate) fn number(op: Op, place: Place, value: Number) -> Row {
 /// A hostile value for a free-text field.
 #[derive(Clone, Copy)]
 pub(crate) enum Text {
+    /// A plain text (for a hostile key).
+    Plain,
     Nul,
     Controls,
     LoneSurrogate,
@@ -177,6 +187,7 @@ fn limit(place: Place) -> Option<usize> {
 pub(crate) fn text(op: Op, place: Place, value: Text) -> Row {
     let echoed = |s: &str| Expect::Echoed(place.pointer(), s.to_owned());
     let (raw, expect) = match value {
+        Text::Plain => (r#""7""#.to_owned(), echoed("7")),
         Text::Nul => (r#""a\u0000b""#.to_owned(), echoed("a\0b")),
         Text::Controls => (
             "\"\\u0001\\u001f\u{7f}\\t\\n\\r\"".to_owned(),
@@ -571,4 +582,18 @@ rows! {
     patch_body_byte_order_mark => body(Op::Patch, Body::ByteOrderMark);
     patch_body_nesting_10000_deep => body(Op::Patch, Body::Deep);
     patch_body_not_utf8 => body(Op::Patch, Body::NotUtf8);
+    create_item_property_nul => text(Op::Create, Property("Colour"), Text::Nul);
+    create_item_property_control_characters => text(Op::Create, Property("Colour"), Text::Controls);
+    create_item_property_lone_surrogate => text(Op::Create, Property("Colour"), Text::LoneSurrogate);
+    create_item_property_u_fffe => text(Op::Create, Property("Colour"), Text::Fffe);
+    create_item_property_u_202e => text(Op::Create, Property("Colour"), Text::RightToLeftOverride);
+    create_item_property_ten_thousand_characters => text(Op::Create, Property("Colour"), Text::TenThousand);
+    create_item_property_named_by_the_private_number_key => text(Op::Create, Property("$serde_json::private::Number"), Text::Plain);
+    patch_item_property_nul => text(Op::Patch, Property("Colour"), Text::Nul);
+    patch_item_property_control_characters => text(Op::Patch, Property("Colour"), Text::Controls);
+    patch_item_property_lone_surrogate => text(Op::Patch, Property("Colour"), Text::LoneSurrogate);
+    patch_item_property_u_fffe => text(Op::Patch, Property("Colour"), Text::Fffe);
+    patch_item_property_u_202e => text(Op::Patch, Property("Colour"), Text::RightToLeftOverride);
+    patch_item_property_ten_thousand_characters => text(Op::Patch, Property("Colour"), Text::TenThousand);
+    patch_item_property_named_by_the_private_number_key => text(Op::Patch, Property("$serde_json::private::Number"), Text::Plain);
 }
