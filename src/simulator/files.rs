@@ -153,9 +153,9 @@ impl Simulator {
         }
     }
 
-    /// Hands back the files of a restored document (see [`Simulator::files_of`]):
-    /// after [`Simulator::restore`], so that its UBL embeds them and its PDF is the
-    /// one kept.
+    /// Hands back the files of a restored or refreshed document (see
+    /// [`Simulator::files_of`]): after [`Simulator::restore`] or
+    /// [`Simulator::refresh`], so that its UBL embeds them and its PDF is the one kept.
     pub fn restore_files(&mut self, id: &str, files: DocumentFiles) {
         let DocumentFiles { attachments, pdf } = files;
         if attachments.is_empty() {
@@ -163,9 +163,15 @@ impl Simulator {
         } else {
             self.files.attachments.insert(id.to_owned(), attachments);
         }
-        if let Some(pdf) = pdf {
-            self.files.owed.remove(id);
-            self.files.pdfs.insert(id.to_owned(), pdf);
+        match pdf {
+            Some(pdf) => {
+                self.files.owed.remove(id);
+                self.files.pdfs.insert(id.to_owned(), pdf);
+            }
+            // After `refresh`, a PDF another instance dropped is dropped here too.
+            None => {
+                self.files.pdfs.remove(id);
+            }
         }
     }
 

@@ -49,6 +49,7 @@ mod documents;
 mod endpoints;
 mod files;
 pub use files::DocumentFiles;
+pub use request::parse_query;
 mod inbox;
 mod raw;
 mod record;
@@ -211,11 +212,23 @@ impl Simulator {
         documents: Vec<crate::stored::StoredDocument>,
         counters: &[(String, crate::numbering::Window, u64)],
     ) {
-        use crate::stored::StoredDocument;
         self.documents.clear();
         self.received.clear();
         self.files.clear();
         self.created_live = 0;
+        self.refresh(documents, counters);
+    }
+
+    /// Puts stored documents and journal counters into the world, over what it holds
+    /// (a server whose database another instance wrote): each document replaces the
+    /// one of its id, ids `doc-N` go on after the highest one held, and every counter
+    /// is set as given. Their files are handed back with [`Simulator::restore_files`].
+    pub fn refresh(
+        &mut self,
+        documents: Vec<crate::stored::StoredDocument>,
+        counters: &[(String, crate::numbering::Window, u64)],
+    ) {
+        use crate::stored::StoredDocument;
         for doc in documents {
             let id = doc.id().to_owned();
             if let Some(n) = id.strip_prefix("doc-").and_then(|n| n.parse::<u64>().ok()) {
@@ -247,6 +260,39 @@ impl Simulator {
         content_type: Option<&str>,
         body: &[u8],
     ) -> (u16, Value) {
+        self.handle_http_from(None, method, target, authorization, content_type, body)
+    }
+
+    /// [`Simulator::handle_http`] for a caller the server has authenticated itself
+    /// (its own tokens): the request is the named client's, as a scenario request
+    /// with `client` is; `None` answers as a request without credentials.
+    pub fn handle_http_as(
+        &mut self,
+        client: Option<&str>,
+        method: &str,
+        target: &str,
+        content_type: Option<&str>,
+        body: &[u8],
+    ) -> (u16, Value) {
+        self.handle_http_from(client, method, target, None, content_type, body)
+    }
+
+    /// A client's secret, for a server that issues its own tokens (`None` for an
+    /// unknown client).
+    pub fn client_secret(&self, client_id: &str) -> Option<&str> {
+        let index = self.clients.position(client_id)?;
+        self.clients.get(index).map(|c| c.secret.as_str())
+    }
+
+    fn handle_http_from(
+        &mut self,
+        client: Option<&str>,
+        method: &str,
+        target: &str,
+        authorization: Option<&str>,
+        content_type: Option<&str>,
+        body: &[u8],
+    ) -> (u16, Value) {
         let (segments, query) = request::split_path(target);
         let upload = segments
             .as_deref()
@@ -265,7 +311,7 @@ impl Simulator {
             method: request::Method::parse(method),
             segments,
             query,
-            client: None,
+            client: client.map(str::to_owned),
             authorization: authorization.map(str::to_owned),
             body: request::ReqBody::Read(body),
             multipart,

@@ -342,7 +342,7 @@ pub(crate) fn split_path(path: &str) -> (Option<Vec<String>>, Vec<(String, Strin
 
 /// Reads `a=1&b=2` (form encoding: `+` is a space, `%XX` a byte). A key without `=`
 /// has the empty value; empty pairs are skipped.
-pub(crate) fn parse_query(query: &str) -> Vec<(String, String)> {
+pub fn parse_query(query: &str) -> Vec<(String, String)> {
     query
         .split('&')
         .filter(|pair| !pair.is_empty())

@@ -49,7 +49,13 @@ impl Server {
         let mut child = Command::new(server_bin())
             .args(["--scenario", scenario, "--db"])
             .arg(db)
-            .args(["--addr", "127.0.0.1:0", "--tick-ms", "3600000"])
+            .args([
+                "--addr",
+                "127.0.0.1:0",
+                "--tick-ms",
+                "3600000",
+                "--simulator-routes",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

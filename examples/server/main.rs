@@ -1,0 +1,246 @@
+//! The whole interface over real HTTP, with every bit of state in a database:
+//! SQLite by default (one file, nothing to install), PostgreSQL to run several
+//! instances on one database (issue 19). axum and tokio serve; every rule is the
+//! crate's.
+//!
+//! ```text
+//! cargo run --release --example server -- --scenario FILE [--db FILE | --database URL]
+//!     [--addr HOST:PORT] [--tick-ms MS] [--simulator-routes] [--token-ttl SECONDS]
+//!     [--max-body BYTES] [--pool N]
+//! ```
+//!
+//! `--db` is the SQLite file (default `server.sqlite3`); `--database` takes
+//! `postgres://user@host:port/db` or `sqlite:FILE`. An empty database is seeded from
+//! the scenario (its `requests` ignored); a seeded one is used as it is, by every
+//! instance. `--addr` defaults to `127.0.0.1:8080` (`:0` picks a free port; the first
+//! line on stdout is `listening on http://HOST:PORT`), `--tick-ms` to 2000 (the
+//! worker's step: PDFs, UBL, `sending` → `sent`), `--token-ttl` to 3600, `--max-body`
+//! to 41943040 (a larger body is 413), `--pool` to 8 connections (PostgreSQL).
+//! `/_simulator/tick` and `/_simulator/documents/{id}/state` (the scenario's `TICK`
+//! and `SET`) answer only with `--simulator-routes`.
+//!
+//! Layers, one file each: `main.rs` (HTTP: arguments, routing, the worker, shutdown),
+//! `world.rs` (one request, one transaction), `auth.rs` (the server's tokens),
+//! `store.rs` (the storage trait), `sqlite.rs` and `postgres.rs` (the two stores).
+//! SIGTERM stops accepting, lets in-flight requests finish, then exits.
+
+mod auth;
+mod postgres;
+mod sqlite;
+mod store;
+mod world;
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+use world::{Incoming, World};
+
+struct Args {
+    scenario: String,
+    database: String,
+    addr: String,
+    tick_ms: u64,
+    back_office: bool,
+    token_ttl: i64,
+    max_body: usize,
+    pool: u32,
+}
+
+fn args() -> Result<Args, String> {
+    let mut a = Args {
+        scenario: String::new(),
+        database: "sqlite:server.sqlite3".into(),
+        addr: "127.0.0.1:8080".into(),
+        tick_ms: 2000,
+        back_office: false,
+        token_ttl: 3600,
+        max_body: 40 << 20,
+        pool: 8,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        if flag == "--simulator-routes" {
+            a.back_office = true;
+            continue;
+        }
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = |v: &str| v.parse::<u64>().map_err(|e| format!("{flag}: {e}"));
+        match flag.as_str() {
+            "--scenario" => a.scenario = value,
+            "--db" => a.database = format!("sqlite:{value}"),
+            "--database" => a.database = value,
+            "--addr" => a.addr = value,
+            "--tick-ms" => a.tick_ms = number(&value)?,
+            "--token-ttl" => {
+                a.token_ttl = i64::try_from(number(&value)?).map_err(|e| e.to_string())?;
+            }
+            "--max-body" => {
+                a.max_body = usize::try_from(number(&value)?).map_err(|e| e.to_string())?;
+            }
+            "--pool" => a.pool = u32::try_from(number(&value)?).map_err(|e| e.to_string())?,
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    if a.scenario.is_empty() {
+        return Err("--scenario FILE is required (it seeds an empty database)".into());
+    }
+    Ok(a)
+}
+
+/// The store `--database` names.
+fn store(args: &Args) -> Result<Box<dyn store::Store>, String> {
+    if args.database.starts_with("postgres://") || args.database.starts_with("postgresql://") {
+        let pg = postgres::Postgres::open(&args.database, args.pool).map_err(|e| e.message)?;
+        return Ok(Box::new(pg));
+    }
+    let path = args
+        .database
+        .strip_prefix("sqlite:")
+        .unwrap_or(&args.database);
+    Ok(Box::new(sqlite::Sqlite::open(path).map_err(|e| e.message)?))
+}
+
+async fn route(
+    axum::extract::State(state): axum::extract::State<Shared>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let Ok(body) = axum::body::to_bytes(body, state.1).await else {
+        let msg = format!("the body is larger than {} bytes", state.1);
+        let answer = serde_json::json!({"detail": [{"loc": ["body"], "msg": msg, "type": "body_too_large"}]});
+        return reply(StatusCode::PAYLOAD_TOO_LARGE.as_u16(), &answer);
+    };
+    let header =
+        |h: &HeaderMap, name: &str| h.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let incoming = Incoming {
+        method: parts.method.as_str().to_owned(),
+        target: parts
+            .uri
+            .path_and_query()
+            .map_or_else(|| parts.uri.path().to_owned(), |p| p.as_str().to_owned()),
+        authorization: header(&parts.headers, "authorization"),
+        content_type: header(&parts.headers, "content-type"),
+        idempotency_key: header(&parts.headers, "idempotency-key"),
+        body: body.to_vec(),
+    };
+    let world = state.0.clone();
+    let (status, answer) = tokio::task::spawn_blocking(move || world.handle(&incoming))
+        .await
+        .unwrap_or_else(|_| invoicing_core::http::internal_error());
+    // GET /documents/{id}/pdf answers the file itself (docs/files.md §2).
+    if status == 200 && parts.method == Method::GET && parts.uri.path().ends_with("/pdf") {
+        if let Some((filename, bytes)) = invoicing_core::http::pdf_file(&answer) {
+            let disposition = invoicing_core::http::content_disposition(&filename);
+            return (
+                StatusCode::OK,
+                [
+                    ("content-type", "application/pdf".to_owned()),
+                    ("content-disposition", disposition),
+                ],
+                bytes,
+            )
+                .into_response();
+        }
+    }
+    reply(status, &answer)
+}
+
+fn reply(status: u16, answer: &serde_json::Value) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let bytes = serde_json::to_vec(answer).unwrap_or_default();
+    (
+        status,
+        [("content-type", "application/json")],
+        Body::from(bytes),
+    )
+        .into_response()
+}
+
+/// The world and the body limit.
+type Shared = Arc<(Arc<World>, usize)>;
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let args = match args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let lifetimes = auth::Lifetimes {
+        access: args.token_ttl,
+        refresh: args.token_ttl.saturating_mul(24 * 30),
+    };
+    let opened = store(&args).and_then(|s| {
+        World::open(s, &args.scenario, lifetimes, args.back_office).map_err(|e| e.message)
+    });
+    let world = match opened {
+        Ok(w) => Arc::new(w),
+        Err(e) => {
+            eprintln!("cannot open the database: {e}");
+            std::process::exit(1);
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind(&args.addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("cannot listen on {}: {e}", args.addr);
+            std::process::exit(1);
+        }
+    };
+    let addr = listener
+        .local_addr()
+        .map_or_else(|_| args.addr.clone(), |a| a.to_string());
+    println!("listening on http://{addr}");
+    let _ = std::io::stdout().flush();
+    let worker = {
+        let world = world.clone();
+        let every = Duration::from_millis(args.tick_ms.max(1));
+        tokio::spawn(async move {
+            let mut interval = tokio::time::interval(every);
+            interval.tick().await;
+            loop {
+                interval.tick().await;
+                let world = world.clone();
+                let _ = tokio::task::spawn_blocking(move || world.tick()).await;
+            }
+        })
+    };
+    let state: Shared = Arc::new((world, args.max_body));
+    let app = Router::new().fallback(route).with_state(state);
+    if let Err(e) = axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown())
+        .await
+    {
+        eprintln!("server: {e}");
+    }
+    worker.abort();
+    eprintln!("stopped");
+}
