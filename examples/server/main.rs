@@ -185,8 +185,7 @@ async fn shutdown() {
     }
 }
 
-#[tokio::main]
-async fn main() {
+fn main() {
     let args = match args() {
         Ok(a) => a,
         Err(e) => {
@@ -198,6 +197,8 @@ async fn main() {
         access: args.token_ttl,
         refresh: args.token_ttl.saturating_mul(24 * 30),
     };
+    // The stores are blocking clients: opened here, outside the async runtime, and
+    // used on its blocking threads only.
     let opened = store(&args).and_then(|s| {
         World::open(s, &args.scenario, lifetimes, args.back_office).map_err(|e| e.message)
     });
@@ -208,6 +209,25 @@ async fn main() {
             std::process::exit(1);
         }
     };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cannot start the runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    runtime.block_on(serve(&args, world.clone()));
+    drop(runtime);
+    // The last handle on the world (and its connections) is dropped here, outside
+    // the runtime.
+    drop(world);
+    eprintln!("stopped");
+}
+
+async fn serve(args: &Args, world: Arc<World>) {
     let listener = match tokio::net::TcpListener::bind(&args.addr).await {
         Ok(l) => l,
         Err(e) => {
@@ -242,5 +262,4 @@ async fn main() {
         eprintln!("server: {e}");
     }
     worker.abort();
-    eprintln!("stopped");
 }

@@ -9,6 +9,35 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+pub mod checks;
+
+/// The `--database` URL of a new, empty database on the PostgreSQL that `PG_URL`
+/// names (tests/pg/start.sh prints it; `.ci/run` starts one). Without `PG_URL` the
+/// test fails: it never skips.
+pub fn fresh_postgres(name: &str) -> String {
+    let url = std::env::var("PG_URL")
+        .expect("PG_URL names a running PostgreSQL: eval \"$(tests/pg/start.sh)\" first");
+    let db: String = format!("t_{name}_{}", std::process::id())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("PostgreSQL answers");
+    for statement in [
+        format!("DROP DATABASE IF EXISTS {db}"),
+        format!("CREATE DATABASE {db}"),
+    ] {
+        client.batch_execute(&statement).expect("a new database");
+    }
+    let base = url.rsplit_once('/').map_or(url.as_str(), |(b, _)| b);
+    format!("{base}/{db}")
+}
+
 pub fn server_bin() -> PathBuf {
     if let Ok(p) = std::env::var("SERVER_BIN") {
         return PathBuf::from(p);
@@ -45,10 +74,15 @@ impl Drop for Server {
 }
 
 impl Server {
-    pub fn start(scenario: &str, db: &PathBuf) -> Server {
+    pub fn start(scenario: &str, db: &std::path::Path) -> Server {
+        Server::start_on(scenario, &format!("sqlite:{}", db.display()), &[])
+    }
+
+    /// Starts a server on `--database DATABASE` with the back office and a worker
+    /// that never runs by itself, plus `extra` arguments.
+    pub fn start_on(scenario: &str, database: &str, extra: &[&str]) -> Server {
         let mut child = Command::new(server_bin())
-            .args(["--scenario", scenario, "--db"])
-            .arg(db)
+            .args(["--scenario", scenario, "--database", database])
             .args([
                 "--addr",
                 "127.0.0.1:0",
@@ -56,6 +90,7 @@ impl Server {
                 "3600000",
                 "--simulator-routes",
             ])
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -71,6 +106,12 @@ impl Server {
             .unwrap_or_else(|| panic!("first line: {line:?}"))
             .to_owned();
         Server { child, addr }
+    }
+
+    /// SIGKILL: the process dies mid-whatever, as in a crash.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     /// SIGTERM, then wait (bounded) for a clean exit.
@@ -138,42 +179,56 @@ pub fn http_with(
     content_type: Option<&str>,
     body: &[u8],
 ) -> (u16, String, Vec<u8>) {
-    let mut stream = TcpStream::connect(addr).expect("connect");
-    stream.set_read_timeout(Some(Duration::from_secs(30))).ok();
-    stream.set_write_timeout(Some(Duration::from_secs(30))).ok();
+    let mut headers = Vec::new();
+    match content_type {
+        Some(ct) => headers.push(("content-type", ct)),
+        None if !body.is_empty() => headers.push(("content-type", "application/json")),
+        None => {}
+    }
+    if let Some(a) = auth {
+        headers.push(("authorization", a));
+    }
+    try_http(addr, method, path, &headers, body)
+        .unwrap_or_else(|e| panic!("{method} {path} on {addr}: {e}"))
+}
+
+/// One request with these headers; an error when the connection fails or breaks (a
+/// server killed mid-request), never a panic.
+pub fn try_http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> std::io::Result<(u16, String, Vec<u8>)> {
+    let broken = |what: &str| std::io::Error::other(what.to_owned());
+    let mut stream = TcpStream::connect(addr)?;
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(30)))?;
     let mut head = format!(
         "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-length: {}\r\n",
         body.len()
     );
-    match content_type {
-        Some(ct) => {
-            head.push_str("content-type: ");
-            head.push_str(ct);
-            head.push_str("\r\n");
+    for (name, value) in headers {
+        for part in [name, ": ", value, "\r\n"] {
+            head.push_str(part);
         }
-        None if !body.is_empty() => head.push_str("content-type: application/json\r\n"),
-        None => {}
-    }
-    if let Some(a) = auth {
-        head.push_str("authorization: ");
-        head.push_str(a);
-        head.push_str("\r\n");
     }
     head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).expect("write");
-    stream.write_all(body).expect("write body");
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body)?;
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).expect("read");
+    stream.read_to_end(&mut raw)?;
     let split = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
-        .expect("headers end");
+        .ok_or_else(|| broken("no end of headers"))?;
     let head = String::from_utf8_lossy(&raw[..split]).to_string();
     let status = head
         .split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
-        .expect("status");
+        .ok_or_else(|| broken("no status"))?;
     let mut body = raw[split + 4..].to_vec();
     if head
         .to_ascii_lowercase()
@@ -181,7 +236,7 @@ pub fn http_with(
     {
         body = dechunk(&body);
     }
-    (status, head, body)
+    Ok((status, head, body))
 }
 
 pub fn dechunk(mut data: &[u8]) -> Vec<u8> {

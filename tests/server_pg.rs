@@ -1,0 +1,44 @@
+//! The reference server on PostgreSQL (issue 19): the checks of `tests/server.rs`,
+//! and those of several instances on one database. They need a running PostgreSQL
+//! named by `PG_URL` (tests/pg/start.sh starts a throw-away one); `.ci/run` starts
+//! it and runs them with `--include-ignored`. Without `PG_URL` they fail, never skip.
+//!
+//! ```sh
+//! eval "$(tests/pg/start.sh)" && export PG_URL
+//! cargo test --test server_pg -- --include-ignored
+//! tests/pg/stop.sh "$PG_DIR"
+//! ```
+
+mod support;
+
+use support::checks::{self, Backend};
+
+#[test]
+#[ignore = "needs PostgreSQL: PG_URL (tests/pg/start.sh; .ci/run runs it)"]
+fn postgres_the_server_answers_the_bundled_scenarios_as_the_simulator_does() {
+    checks::bundled_scenarios_answer_as_the_simulator(Backend::Postgres);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: PG_URL (tests/pg/start.sh; .ci/run runs it)"]
+fn postgres_fifty_concurrent_creates_draw_fifty_contiguous_numbers() {
+    checks::fifty_concurrent_creates(Backend::Postgres);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: PG_URL (tests/pg/start.sh; .ci/run runs it)"]
+fn postgres_three_instances_twenty_clients_a_thousand_creates_one_contiguous_run() {
+    checks::instances_number_without_gap(Backend::Postgres, "three", 3, 1000, None);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: PG_URL (tests/pg/start.sh; .ci/run runs it)"]
+fn postgres_an_instance_killed_every_200_creates_loses_and_repeats_no_number() {
+    checks::instances_number_without_gap(Backend::Postgres, "killed", 3, 1000, Some(200));
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: PG_URL (tests/pg/start.sh; .ci/run runs it)"]
+fn postgres_a_token_works_on_every_instance_and_expires() {
+    checks::tokens_work_on_every_instance_and_expire(Backend::Postgres);
+}
