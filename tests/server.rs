@@ -69,3 +69,96 @@ fn two_instances_on_one_sqlite_file_number_without_gap_through_kills() {
 fn a_token_works_on_every_instance_and_expires() {
     checks::tokens_work_on_every_instance_and_expire(Backend::Sqlite);
 }
+
+/// A server on a new SQLite file of the load scenario, and a token of its client.
+fn small_server(name: &str, extra: &[&str], back_office: bool) -> (Server, String) {
+    let scenario = load_scenario(env!("CARGO_TARGET_TMPDIR"));
+    let database = Backend::Sqlite.database(name);
+    let server = Server::launch(scenario.to_str().unwrap(), &database, extra, back_office);
+    let token = format!("Bearer {}", server.token("app", "s3cret"));
+    (server, token)
+}
+
+#[test]
+fn a_body_above_the_limit_is_413_and_creates_nothing() {
+    // issue 19: request bodies above --max-body get 413, in the error shape
+    let (server, token) = small_server("max-body", &["--max-body", "2000"], false);
+    let (status, v) = server.json("POST", "/documents", Some(&token), &create_body(40));
+    assert_eq!(status, 413, "{v}");
+    assert_eq!(v["detail"][0]["type"], "body_too_large");
+    let (status, v) = server.json("POST", "/documents", Some(&token), &create_body(1));
+    assert_eq!((status, v["id"].as_str()), (201, Some("doc-1")), "{v}");
+    server.stop();
+}
+
+#[test]
+fn a_retried_create_with_its_idempotency_key_answers_the_first_document() {
+    // issue 19: a client retrying on a timeout gets the first document, not a second
+    let (server, token) = small_server("idempotency", &[], false);
+    let post = |key: &str| {
+        let headers = [("authorization", token.as_str()), ("idempotency-key", key)];
+        let (status, _, bytes) = support::try_http(
+            &server.addr,
+            "POST",
+            "/documents",
+            &headers,
+            &create_body(2),
+        )
+        .expect("an answer");
+        let v = invoicing_core::json::from_slice(&bytes).expect("JSON");
+        (status, v["id"].clone(), v["document_number"].clone())
+    };
+    let first = post("order-77");
+    assert_eq!(first.0, 201);
+    assert_eq!(
+        post("order-77"),
+        first,
+        "the same answer, no second document"
+    );
+    let other = post("order-78");
+    assert_eq!((other.0, other.1.as_str()), (201, Some("doc-2")));
+    server.stop();
+}
+
+#[test]
+fn the_back_office_answers_only_with_simulator_routes() {
+    // issue 19: /_simulator/… exists only with --simulator-routes
+    let (server, _) = small_server("no-back-office", &[], false);
+    let (status, v) = server.json("POST", "/_simulator/tick", None, b"");
+    assert_eq!(status, 404, "{v}");
+    server.stop();
+    let (server, _) = small_server("back-office", &[], true);
+    let (status, v) = server.json("POST", "/_simulator/tick", None, b"");
+    assert_eq!(status, 200, "{v}");
+    server.stop();
+}
+
+#[test]
+fn a_refresh_token_gives_a_new_pair_and_is_no_access_token() {
+    // issue 19: refresh tokens give new ones; a refresh token is not an access token
+    let (server, _) = small_server("refresh", &[], false);
+    let body = serde_json::json!({"client_id": "app", "client_secret": "s3cret"}).to_string();
+    let (status, pair) = server.json("POST", "/auth/token", None, body.as_bytes());
+    assert_eq!(status, 200);
+    let refresh = pair["refresh_token"].as_str().unwrap_or_default();
+    let grant = serde_json::json!({"grant_type": "refresh_token", "refresh_token": refresh});
+    let (status, fresh) = server.json("POST", "/auth/token", None, grant.to_string().as_bytes());
+    assert_eq!(status, 200, "{fresh}");
+    assert_ne!(fresh["access_token"], pair["access_token"]);
+    let bearer = format!(
+        "Bearer {}",
+        fresh["access_token"].as_str().unwrap_or_default()
+    );
+    let (status, _) = server.json("POST", "/documents", Some(&bearer), &create_body(1));
+    assert_eq!(status, 201);
+    let as_access = format!("Bearer {refresh}");
+    let (status, v) = server.json("POST", "/documents", Some(&as_access), &create_body(1));
+    assert_eq!(status, 401, "{v}");
+    let wrong = serde_json::json!({"client_id": "app", "client_secret": "s3cre7"}).to_string();
+    let (status, v) = server.json("POST", "/auth/token", None, wrong.as_bytes());
+    assert_eq!(
+        (status, v["detail"][0]["type"].as_str()),
+        (401, Some("invalid_client"))
+    );
+    server.stop();
+}

@@ -6,7 +6,7 @@
 //! ```text
 //! cargo run --release --example server -- --scenario FILE [--db FILE | --database URL]
 //!     [--addr HOST:PORT] [--tick-ms MS] [--simulator-routes] [--token-ttl SECONDS]
-//!     [--max-body BYTES] [--pool N]
+//!     [--max-body BYTES] [--pool N] [--today DATE [--now RFC3339]]
 //! ```
 //!
 //! `--db` is the SQLite file (default `server.sqlite3`); `--database` takes
@@ -16,6 +16,8 @@
 //! line on stdout is `listening on http://HOST:PORT`), `--tick-ms` to 2000 (the
 //! worker's step: PDFs, UBL, `sending` → `sent`), `--token-ttl` to 3600, `--max-body`
 //! to 41943040 (a larger body is 413), `--pool` to 8 connections (PostgreSQL).
+//! The clock is the real one, today the date in Brussels; `--today DATE` (and
+//! `--now RFC3339`, default the start of that day, UTC) pins it for tests.
 //! `/_simulator/tick` and `/_simulator/documents/{id}/state` (the scenario's `TICK`
 //! and `SET`) answer only with `--simulator-routes`.
 //!
@@ -25,6 +27,7 @@
 //! SIGTERM stops accepting, lets in-flight requests finish, then exits.
 
 mod auth;
+mod clock;
 mod postgres;
 mod sqlite;
 mod store;
@@ -49,6 +52,8 @@ struct Args {
     token_ttl: i64,
     max_body: usize,
     pool: u32,
+    today: Option<chrono::NaiveDate>,
+    now: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 fn args() -> Result<Args, String> {
@@ -61,6 +66,8 @@ fn args() -> Result<Args, String> {
         token_ttl: 3600,
         max_body: 40 << 20,
         pool: 8,
+        today: None,
+        now: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -72,6 +79,12 @@ fn args() -> Result<Args, String> {
         let number = |v: &str| v.parse::<u64>().map_err(|e| format!("{flag}: {e}"));
         match flag.as_str() {
             "--scenario" => a.scenario = value,
+            "--today" => a.today = Some(value.parse().map_err(|e| format!("--today: {e}"))?),
+            "--now" => {
+                let now = chrono::DateTime::parse_from_rfc3339(&value)
+                    .map_err(|e| format!("--now: {e}"))?;
+                a.now = Some(now.with_timezone(&chrono::Utc));
+            }
             "--db" => a.database = format!("sqlite:{value}"),
             "--database" => a.database = value,
             "--addr" => a.addr = value,
@@ -86,10 +99,26 @@ fn args() -> Result<Args, String> {
             other => return Err(format!("unknown argument {other}")),
         }
     }
+    if a.now.is_some() && a.today.is_none() {
+        return Err("--now pins the clock with --today only".into());
+    }
     if a.scenario.is_empty() {
         return Err("--scenario FILE is required (it seeds an empty database)".into());
     }
     Ok(a)
+}
+
+/// The clock: pinned by `--today` (and `--now`), or the real one.
+fn clock(args: &Args) -> clock::Clock {
+    match args.today {
+        Some(today) => clock::Clock::Pinned {
+            today,
+            now: args
+                .now
+                .unwrap_or_else(|| today.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc()),
+        },
+        None => clock::Clock::Real,
+    }
 }
 
 /// The store `--database` names.
@@ -200,7 +229,8 @@ fn main() {
     // The stores are blocking clients: opened here, outside the async runtime, and
     // used on its blocking threads only.
     let opened = store(&args).and_then(|s| {
-        World::open(s, &args.scenario, lifetimes, args.back_office).map_err(|e| e.message)
+        World::open(s, &args.scenario, lifetimes, args.back_office, clock(&args))
+            .map_err(|e| e.message)
     });
     let world = match opened {
         Ok(w) => Arc::new(w),

@@ -45,6 +45,7 @@ pub struct World {
     pub tokens: auth::Lifetimes,
     /// Whether `/_simulator/…` answers (`--simulator-routes`).
     pub back_office: bool,
+    clock: super::clock::Clock,
 }
 
 /// How many times a transaction is tried before the answer is 503.
@@ -58,6 +59,7 @@ impl World {
         scenario_path: &str,
         tokens: auth::Lifetimes,
         back_office: bool,
+        clock: super::clock::Clock,
     ) -> Result<World> {
         store.migrate()?;
         let mut tx = store.begin()?;
@@ -79,6 +81,7 @@ impl World {
             local: Mutex::new(Local { sim, version: -1 }),
             tokens,
             back_office,
+            clock,
         })
     }
 
@@ -134,6 +137,8 @@ impl World {
         let version = tx.lock()?;
         let seen = std::mem::replace(&mut local.version, -1);
         self.sync(&mut local.sim, &mut *tx, seen, version)?;
+        let (today, now) = self.clock.read();
+        local.sim.set_clock(today, now);
         let answer = decide(&mut local.sim, &mut *tx)?;
         let written = persist(&mut local.sim, &mut *tx, version)?;
         tx.commit()?;

@@ -277,6 +277,14 @@ impl Simulator {
         self.handle_http_from(client, method, target, None, content_type, body)
     }
 
+    /// Sets the clock: "today" and the current instant the rules read (a server on
+    /// the real clock sets it before each request; a scenario's are its `today` and
+    /// `now`).
+    pub fn set_clock(&mut self, today: chrono::NaiveDate, now: chrono::DateTime<chrono::Utc>) {
+        self.world.today = today;
+        self.world.now = now;
+    }
+
     /// A client's secret, for a server that issues its own tokens (`None` for an
     /// unknown client).
     pub fn client_secret(&self, client_id: &str) -> Option<&str> {

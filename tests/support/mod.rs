@@ -80,16 +80,28 @@ impl Server {
 
     /// Starts a server on `--database DATABASE` with the back office and a worker
     /// that never runs by itself, plus `extra` arguments.
+    /// The clock is pinned to the scenario's `today` and `now`, so that the answers
+    /// are the simulator's.
     pub fn start_on(scenario: &str, database: &str, extra: &[&str]) -> Server {
+        Server::launch(scenario, database, extra, true)
+    }
+
+    /// [`Server::start_on`], with or without the back office (`--simulator-routes`).
+    pub fn launch(scenario: &str, database: &str, extra: &[&str], back_office: bool) -> Server {
+        let text = std::fs::read(scenario).expect("the scenario");
+        let world = invoicing_core::json::from_slice(&text).expect("the scenario is JSON");
+        let mut clock = Vec::new();
+        for key in ["today", "now"] {
+            if let Some(value) = world[key].as_str() {
+                clock.push(format!("--{key}"));
+                clock.push(value.to_owned());
+            }
+        }
         let mut child = Command::new(server_bin())
             .args(["--scenario", scenario, "--database", database])
-            .args([
-                "--addr",
-                "127.0.0.1:0",
-                "--tick-ms",
-                "3600000",
-                "--simulator-routes",
-            ])
+            .args(clock)
+            .args(["--addr", "127.0.0.1:0", "--tick-ms", "3600000"])
+            .args(back_office.then_some("--simulator-routes"))
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
