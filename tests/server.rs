@@ -5,15 +5,13 @@
 //! checks, and those of several instances, on PostgreSQL.
 //!
 //! The server binary is the example cargo builds for the tests
-//! (`target/<profile>/examples/server`); `SERVER_BIN` overrides it (the load test
-//! runs against a release build: `cargo build --release --example server`, then
-//! `SERVER_BIN=target/release/examples/server cargo test --test server -- --ignored --nocapture`).
+//! (`target/<profile>/examples/server`); `SERVER_BIN` overrides it. The load runs
+//! are in `tests/server_pg.rs` (`load_…`).
 
 mod support;
 
-use std::time::Instant;
 use support::checks::{self, create_body, load_scenario, Backend};
-use support::{http, temp_db, Server};
+use support::Server;
 
 #[test]
 fn the_server_answers_the_bundled_scenarios_as_the_simulator_does_and_restarts_byte_identical() {
@@ -23,39 +21,6 @@ fn the_server_answers_the_bundled_scenarios_as_the_simulator_does_and_restarts_b
 #[test]
 fn fifty_concurrent_creates_draw_fifty_distinct_contiguous_numbers_that_survive_a_restart() {
     checks::fifty_concurrent_creates(Backend::Sqlite);
-}
-
-#[test]
-#[ignore = "a measurement: run against a release build (see the module docs)"]
-fn load_creates_per_second_of_50_line_documents_with_8_clients() {
-    let scenario = load_scenario(env!("CARGO_TARGET_TMPDIR"));
-    let db = temp_db("load");
-    let server = Server::start(scenario.to_str().unwrap(), &db);
-    let token = format!("Bearer {}", server.token("app", "s3cret"));
-    let body = create_body(50);
-    let per_client = 250;
-    let start = Instant::now();
-    let handles: Vec<_> = (0..8)
-        .map(|_| {
-            let (addr, token, body) = (server.addr.clone(), token.clone(), body.clone());
-            std::thread::spawn(move || {
-                for _ in 0..per_client {
-                    let (status, _) = http(&addr, "POST", "/documents", Some(&token), &body);
-                    assert_eq!(status, 201);
-                }
-            })
-        })
-        .collect();
-    for h in handles {
-        h.join().unwrap();
-    }
-    let millis = start.elapsed().as_millis().max(1);
-    let total: u128 = 8 * per_client;
-    println!(
-        "{total} creates of 50-line documents, 8 clients: {} creates/s",
-        total * 1000 / millis
-    );
-    server.stop();
 }
 
 #[test]

@@ -42,3 +42,32 @@ fn postgres_an_instance_killed_every_200_creates_loses_and_repeats_no_number() {
 fn postgres_a_token_works_on_every_instance_and_expires() {
     checks::tokens_work_on_every_instance_and_expire(Backend::Postgres);
 }
+
+// Load (issue 19): a measurement, run by hand against a release build on a quiet
+// machine (benches/README.md "Issue 19"):
+//   cargo build --release --example server
+//   SERVER_BIN=target/release/examples/server cargo test --release --test server_pg load_ -- --ignored --nocapture --test-threads 1
+
+#[test]
+#[ignore = "a measurement (benches/README.md): release build, quiet machine"]
+fn load_postgres_one_instance() {
+    checks::load(Backend::Postgres, 1, 8, 10);
+}
+
+#[test]
+#[ignore = "a measurement (benches/README.md): release build, quiet machine"]
+fn load_postgres_two_instances() {
+    checks::load(Backend::Postgres, 2, 8, 10);
+}
+
+#[test]
+#[ignore = "a measurement (benches/README.md): release build, quiet machine"]
+fn load_postgres_three_instances() {
+    checks::load(Backend::Postgres, 3, 8, 10);
+}
+
+#[test]
+#[ignore = "a measurement (benches/README.md): release build, quiet machine"]
+fn load_sqlite_one_instance() {
+    checks::load(Backend::Sqlite, 1, 8, 10);
+}

@@ -480,3 +480,80 @@ pub fn tokens_work_on_every_instance_and_expire(backend: Backend) {
     a.stop();
     b.stop();
 }
+
+/// A load run (issue 19): `instances` servers on one new database, `clients` clients
+/// creating 50-line documents round-robin over them for `seconds`; prints creates/s,
+/// p50 and p99 latency, and the crate's own cost per create (the same create in
+/// process, through `Simulator::handle_http_as`), whose difference to the latency is
+/// the database's and HTTP's share. A measurement, not a check: run it against a
+/// release build on a quiet machine.
+pub fn load(backend: Backend, instances: usize, clients: usize, seconds: u64) {
+    let scenario = load_scenario(env!("CARGO_TARGET_TMPDIR"));
+    let scenario = scenario.to_str().expect("a path").to_owned();
+    let database = backend.database(&format!("load{instances}"));
+    let servers: Vec<Server> = (0..instances)
+        .map(|_| Server::launch(&scenario, &database, &[], false))
+        .collect();
+    let token = format!("Bearer {}", servers[0].token("app", "s3cret"));
+    let body = create_body(50);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    let addrs: Vec<String> = servers.iter().map(|s| s.addr.clone()).collect();
+    let handles: Vec<_> = (0..clients)
+        .map(|c| {
+            let (addrs, token, body) = (addrs.clone(), token.clone(), body.clone());
+            std::thread::spawn(move || {
+                let mut latencies = Vec::new();
+                let mut i = c;
+                while std::time::Instant::now() < deadline {
+                    let start = std::time::Instant::now();
+                    let (status, _) = http(
+                        &addrs[i % addrs.len()],
+                        "POST",
+                        "/documents",
+                        Some(&token),
+                        &body,
+                    );
+                    assert_eq!(status, 201);
+                    latencies.push(start.elapsed());
+                    i += 1;
+                }
+                latencies
+            })
+        })
+        .collect();
+    let mut all: Vec<std::time::Duration> = handles
+        .into_iter()
+        .flat_map(|h| h.join().expect("a client"))
+        .collect();
+    all.sort_unstable();
+    let pick = |q: usize| all.get(all.len() * q / 100).copied().unwrap_or_default();
+    let micros = |d: std::time::Duration| d.as_micros();
+    let per_sec = all.len() as u128 * 1000 / u128::from(seconds * 1000).max(1);
+    let crate_cost = crate_cost_per_create(&scenario, &body);
+    println!(
+        "load {backend:?} instances={instances} clients={clients} seconds={seconds}: {} creates, {per_sec} creates/s, p50 {} µs, p99 {} µs; the crate alone {} µs per create",
+        all.len(),
+        micros(pick(50)),
+        micros(pick(99)),
+        micros(crate_cost)
+    );
+    for server in servers {
+        server.stop();
+    }
+}
+
+/// The crate's cost of one create of `body`, in process (median of 200).
+fn crate_cost_per_create(scenario: &str, body: &[u8]) -> std::time::Duration {
+    let text = std::fs::read(scenario).expect("the scenario");
+    let mut sim = simulator::Simulator::load(&text).expect("the scenario loads");
+    let mut times: Vec<std::time::Duration> = (0..200)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            let (status, _) = sim.handle_http_as(Some("app"), "POST", "/documents", None, body);
+            assert_eq!(status, 201);
+            start.elapsed()
+        })
+        .collect();
+    times.sort_unstable();
+    times[times.len() / 2]
+}
