@@ -127,3 +127,26 @@ fn a_refresh_token_gives_a_new_pair_and_is_no_access_token() {
     );
     server.stop();
 }
+
+#[test]
+fn sigterm_lets_a_request_in_flight_finish() {
+    // issue 19: SIGTERM stops accepting and drains what is in flight
+    use std::io::{Read, Write};
+    let (server, token) = small_server("drain", &[], false);
+    let body = create_body(2);
+    let mut stream = std::net::TcpStream::connect(&server.addr).expect("connect");
+    let head = format!(
+        "POST /documents HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\nauthorization: {token}\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).expect("head");
+    stream.write_all(&body[..10]).expect("part of the body");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    server.terminate();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    stream.write_all(&body[10..]).expect("the rest");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+    server.wait_exit();
+}

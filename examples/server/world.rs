@@ -9,6 +9,16 @@
 //! counters written by any instance are read back from the version this instance
 //! last saw. A failed transaction marks the copy stale; the next request rebuilds it
 //! from the database.
+//!
+//! Decision: one lock for the world, not a lock per row. Every transaction that may
+//! write takes it, so an instance's copy and the database cannot disagree while it
+//! decides, and a number is drawn, stored and committed before any other instance
+//! reads the counter. The worker's step (`TICK`: PDFs, UBL, `sending` → `sent`) runs
+//! under the same lock, so two instances never move one document twice; claiming
+//! pending documents with `FOR UPDATE SKIP LOCKED` would let instances tick
+//! different documents at once, which pays only with many pending documents, and
+//! creates in one journal serialise on its counter either way. The price is that
+//! instances add availability, not throughput (benches/README.md "Issue 19").
 
 use super::auth;
 use super::store::{Result, Store, StoreError, Tx};

@@ -127,10 +127,20 @@ impl Server {
     }
 
     /// SIGTERM, then wait (bounded) for a clean exit.
-    pub fn stop(mut self) {
+    pub fn stop(self) {
+        self.terminate();
+        self.wait_exit();
+    }
+
+    /// Sends SIGTERM, without waiting.
+    pub fn terminate(&self) {
         let _ = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status();
+    }
+
+    /// Waits (bounded) for a clean exit.
+    pub fn wait_exit(mut self) {
         let deadline = Instant::now() + Duration::from_secs(10);
         while Instant::now() < deadline {
             if let Ok(Some(status)) = self.child.try_wait() {
