@@ -236,8 +236,12 @@ pub fn create_body(lines: usize) -> Vec<u8> {
     .into_bytes()
 }
 
+/// A small scenario (one client, one relation, one journal from 41), in a file of
+/// its own: tests run in parallel, and none may read another's half-written file.
 pub fn load_scenario(dir: &str) -> PathBuf {
-    let path = PathBuf::from(dir).join(format!("load-{}.json", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let path = PathBuf::from(dir).join(format!("load-{}-{n}.json", std::process::id()));
     let s = json!({
         "today": "2026-11-21",
         "clients": [{"client_id": "app", "client_secret": "s3cret", "permissions": ["c", "u"]}],
