@@ -11,7 +11,7 @@ pub use crate::party::RelationKind;
 use crate::party::{Address, Party};
 use crate::terms::PaymentTerms;
 use crate::vat::VatCode;
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc, Weekday};
 use std::collections::BTreeMap;
 
 /// The company's settings that the rules read.
@@ -144,4 +144,72 @@ pub trait Context {
     /// never drawn in). A server reads it inside the write transaction that stores
     /// the created document (see the crate docs, "Numbering").
     fn next_sequence(&self, journal: &Journal, window: Window) -> Result<u64, ContextError>;
+}
+
+/// The date in Belgium at the instant `now`: "today" for a server that runs on the
+/// real clock (the crate has none: it is handed the instant). Belgium is UTC+1, and
+/// UTC+2 from the last Sunday of March at 01:00 UTC to the last Sunday of October at
+/// 01:00 UTC (the EU's summer time, Directive 2000/84/EC).
+///
+/// ```
+/// use chrono::{DateTime, Utc};
+/// use invoicing_core::context::belgian_date;
+/// let at = |t: &str| DateTime::parse_from_rfc3339(t).unwrap().with_timezone(&Utc);
+/// assert_eq!(belgian_date(at("2026-11-24T23:00:00Z")).to_string(), "2026-11-25");
+/// assert_eq!(belgian_date(at("2026-07-01T21:59:59Z")).to_string(), "2026-07-01");
+/// ```
+pub fn belgian_date(now: DateTime<Utc>) -> NaiveDate {
+    let year = now.year();
+    let switch = |month| {
+        last_sunday(year, month)
+            .and_hms_opt(1, 0, 0)
+            .map(|t| t.and_utc())
+    };
+    let summer = match (switch(3), switch(10)) {
+        (Some(start), Some(end)) => now >= start && now < end,
+        _ => false,
+    };
+    let offset = Duration::hours(if summer { 2 } else { 1 });
+    now.checked_add_signed(offset).unwrap_or(now).date_naive()
+}
+
+/// The last Sunday of a month.
+fn last_sunday(year: i32, month: u32) -> NaiveDate {
+    let first_of_next = if month == 12 {
+        NaiveDate::from_ymd_opt(year + 1, 1, 1)
+    } else {
+        NaiveDate::from_ymd_opt(year, month + 1, 1)
+    }
+    .unwrap_or_default();
+    let mut day = first_of_next.pred_opt().unwrap_or_default();
+    while day.weekday() != Weekday::Sun {
+        day = day.pred_opt().unwrap_or_default();
+    }
+    day
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn date_at(instant: &str) -> String {
+        let now = DateTime::parse_from_rfc3339(instant).map(|t| t.with_timezone(&Utc));
+        belgian_date(now.unwrap_or_default()).to_string()
+    }
+
+    #[test]
+    fn today_is_the_date_in_brussels() {
+        // issue 19: a server's today on the real clock is the Belgian date (UTC+1, UTC+2 in summer)
+        assert_eq!(date_at("2026-11-24T22:59:59Z"), "2026-11-24");
+        assert_eq!(date_at("2026-11-24T23:00:00Z"), "2026-11-25");
+        assert_eq!(date_at("2026-07-01T21:59:59Z"), "2026-07-01");
+        assert_eq!(date_at("2026-07-01T22:00:00Z"), "2026-07-02");
+        // summer time from the last Sunday of March (29 March 2026) at 01:00 UTC
+        assert_eq!(date_at("2026-03-29T22:30:00Z"), "2026-03-30");
+        assert_eq!(date_at("2026-03-28T22:30:00Z"), "2026-03-28");
+        // to the last Sunday of October (25 October 2026) at 01:00 UTC
+        assert_eq!(date_at("2026-10-24T22:30:00Z"), "2026-10-25");
+        assert_eq!(date_at("2026-10-25T22:30:00Z"), "2026-10-25");
+        assert_eq!(date_at("2026-12-31T23:00:00Z"), "2027-01-01");
+    }
 }
