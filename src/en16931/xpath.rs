@@ -12,10 +12,12 @@ use rust_decimal::Decimal;
 /// XPath's `normalize-space`: spaces, tabs, CR and LF collapsed and trimmed.
 pub(crate) fn normalize_space(s: &str) -> std::borrow::Cow<'_, str> {
     let ws = |c: char| matches!(c, ' ' | '\t' | '\r' | '\n');
-    if !s.starts_with(ws)
-        && !s.ends_with(ws)
-        && !s.contains(['\t', '\r', '\n'])
-        && !s.contains("  ")
+    // one pass for a text without a space (codes, amounts, most ids)
+    if s.bytes().all(|b| b > b' ')
+        || (!s.starts_with(ws)
+            && !s.ends_with(ws)
+            && !s.contains(['\t', '\r', '\n'])
+            && !s.contains("  "))
     {
         return std::borrow::Cow::Borrowed(s);
     }
@@ -32,9 +34,19 @@ pub(crate) fn round(d: Decimal) -> Option<Decimal> {
     d.checked_add(Decimal::new(5, 1)).map(|x| x.floor())
 }
 
+/// 10^20: below it, × 100 and + 0.5 stay exact in a `Decimal`.
+const TEN_POW_20: Decimal = Decimal::from_parts(1_661_992_960, 1_808_227_885, 5, false, 0);
+
 /// `round(x * 10 * 10) div 100`, as the CEN rules round a computed amount; `None`
 /// past the range.
 pub(crate) fn round2(d: Decimal) -> Option<Decimal> {
+    // A value of at most two decimals, far from the range's end, is its own rounding:
+    // × 100 is an integer, + 0.5 floors back to it, ÷ 100 gives the value again (the
+    // callers compare values, not scales). Most amounts are such; the full path costs
+    // a multiplication and a division.
+    if d.scale() <= 2 && d.abs() < TEN_POW_20 {
+        return Some(d);
+    }
     d.checked_mul(Decimal::ONE_HUNDRED)
         .and_then(round)
         .and_then(|x| x.checked_div(Decimal::ONE_HUNDRED))
@@ -137,6 +149,25 @@ mod tests {
         assert_eq!(round(d("-1.5")), Some(d("-1")));
         assert_eq!(round2(d("1.005")), Some(d("1.01")));
         assert_eq!(round2(d("-1.005")), Some(d("-1")));
+    }
+
+    /// The short way of `round2` (at most two decimals, below 10^20) answers the value
+    /// the long way (× 100, round, ÷ 100) answers, on both sides of its bound.
+    #[test]
+    fn xpath_round2_of_two_decimals_is_the_value() {
+        let long = |d: Decimal| {
+            d.checked_mul(Decimal::ONE_HUNDRED)
+                .and_then(round)
+                .and_then(|x| x.checked_div(Decimal::ONE_HUNDRED))
+        };
+        assert_eq!(TEN_POW_20, Decimal::from(10u128.pow(20)));
+        let values = "0 -0 1 0.5 -0.5 1.99 -1.99 0.01 -0.01 12345.6 1.005 7.000 -0.125 \
+            99999999999999999999.99 -99999999999999999999.99 100000000000000000000 \
+            -100000000000000000000.01";
+        for text in values.split_whitespace() {
+            let d = text.parse::<Decimal>().unwrap_or_default();
+            assert_eq!(round2(d), long(d), "{text}");
+        }
     }
 
     /// Past the 28 digits of a `Decimal` there is no value: `None`, never a wrapped or

@@ -59,6 +59,7 @@ enum Skip {
 type R<T> = Result<T, Skip>;
 
 /// A stated value: `None` when absent; an unreadable one skips the rule.
+#[inline]
 fn val(n: Num) -> R<Option<Decimal>> {
     match n {
         Num::Absent => Ok(None),
@@ -67,14 +68,17 @@ fn val(n: Num) -> R<Option<Decimal>> {
     }
 }
 
+#[inline]
 fn add(a: Decimal, b: Decimal) -> R<Decimal> {
     a.checked_add(b).ok_or(Skip::Overflow)
 }
 
+#[inline]
 fn sub(a: Decimal, b: Decimal) -> R<Decimal> {
     a.checked_sub(b).ok_or(Skip::Overflow)
 }
 
+#[inline]
 fn mul(a: Decimal, b: Decimal) -> R<Decimal> {
     a.checked_mul(b).ok_or(Skip::Overflow)
 }

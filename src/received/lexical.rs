@@ -196,7 +196,10 @@ impl Indicator {
 
 /// Whether `normalize-space(upper-case(text))` is `VAT`.
 pub(crate) fn is_vat_scheme(text: &str) -> bool {
-    if text.is_ascii() {
+    if text == "VAT" {
+        // as nearly every document writes it: no trimming or case to look at
+        true
+    } else if text.is_ascii() {
         // ASCII: upper-casing is per byte, and `VAT` is one word
         trim(text).eq_ignore_ascii_case("VAT")
     } else {

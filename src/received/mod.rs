@@ -1124,19 +1124,12 @@ fn line_of(
         _ => None,
     };
     let (vat_category, vat_code, vat_rate) = category_parts(l.category);
-    let mut item_properties: Vec<(String, String)> = Vec::new();
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for (name, value) in l.properties {
-        let value = value.unwrap_or_default();
-        if let Some(&i) = seen.get(name.as_str()) {
-            if let Some(slot) = item_properties.get_mut(i) {
-                slot.1 = value;
-            }
-        } else {
-            seen.insert(name.clone(), item_properties.len());
-            item_properties.push((name, value));
-        }
-    }
+    let item_properties = if l.properties.is_empty() {
+        // no hash map for a line without properties (its keys cost on every line)
+        Vec::new()
+    } else {
+        properties_of(l.properties)
+    };
     ReceivedLine {
         quantity,
         unit_code,
@@ -1155,6 +1148,25 @@ fn line_of(
         total: l.net.value(),
         allowance_charges: l.allowance_charges.into_iter().map(allowance_of).collect(),
     }
+}
+
+/// An item's properties by name (BT-160, BT-161), in the order their names first
+/// appear, each with its last value (absent: empty).
+fn properties_of(properties: Vec<(String, Option<String>)>) -> Vec<(String, String)> {
+    let mut item_properties: Vec<(String, String)> = Vec::new();
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (name, value) in properties {
+        let value = value.unwrap_or_default();
+        if let Some(&i) = seen.get(name.as_str()) {
+            if let Some(slot) = item_properties.get_mut(i) {
+                slot.1 = value;
+            }
+        } else {
+            seen.insert(name.clone(), item_properties.len());
+            item_properties.push((name, value));
+        }
+    }
+    item_properties
 }
 
 impl StatedTotals {
