@@ -884,6 +884,35 @@ fn many_vat_groups_and_lines_are_tested_in_linear_time() {
     assert_eq!(rules, ["BR-CO-15"]);
 }
 
+#[test]
+fn br_s_08_groups_lines_by_the_rate_s_value_not_its_writing() {
+    // the line states 21.00, its group 21: one rate (xs:decimal compares values), so
+    // the group's taxable amount is the line's net and BR-S-08 holds; a group of 6
+    // with no line at that rate breaks it
+    let doc = |group_rate: &str| {
+        let x = format!("<Invoice xmlns=\"urn:oasis:names:specification:ubl:schema:xsd:Invoice-2\" xmlns:cac=\"urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2\" xmlns:cbc=\"urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2\"><cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode><cac:TaxTotal><cbc:TaxAmount currencyID=\"EUR\">21</cbc:TaxAmount><cac:TaxSubtotal><cbc:TaxableAmount currencyID=\"EUR\">100</cbc:TaxableAmount><cbc:TaxAmount currencyID=\"EUR\">21</cbc:TaxAmount><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>{group_rate}</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory></cac:TaxSubtotal></cac:TaxTotal><cac:InvoiceLine><cbc:ID>1</cbc:ID><cbc:InvoicedQuantity>1</cbc:InvoicedQuantity><cbc:LineExtensionAmount currencyID=\"EUR\">100</cbc:LineExtensionAmount><cac:Item><cbc:Name>x</cbc:Name><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>21.00</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item><cac:Price><cbc:PriceAmount currencyID=\"EUR\">100</cbc:PriceAmount></cac:Price></cac:InvoiceLine></Invoice>");
+        read(x.as_bytes())
+    };
+    let rules = |group_rate: &str| -> Vec<String> {
+        doc(group_rate)
+            .checks
+            .iter()
+            .map(|c| c.rule.clone())
+            .collect()
+    };
+    assert!(
+        !rules("21").contains(&"BR-S-08".to_owned()),
+        "{:?}",
+        rules("21")
+    );
+    assert!(!rules("21.0000").contains(&"BR-S-08".to_owned()));
+    assert!(
+        rules("6").contains(&"BR-S-08".to_owned()),
+        "{:?}",
+        rules("6")
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 

@@ -431,7 +431,8 @@ impl<'f> Index<'f> {
             return None;
         }
         match percent {
-            Num::Val(r) => Some(self.by_s_rate.entry(r.normalize()).or_default()),
+            // a `Decimal` orders by value whatever its scale: 21 and 21.00 are one key
+            Num::Val(r) => Some(self.by_s_rate.entry(r).or_default()),
             Num::Bad => {
                 self.s_rate_unreadable = true;
                 None
@@ -452,11 +453,7 @@ fn br_s_08(idx: &Index<'_>, s: &Subtotal) -> R<bool> {
     let Some(taxable) = val(s.taxable)? else {
         return Ok(false);
     };
-    let agg = idx
-        .by_s_rate
-        .get(&rate.normalize())
-        .copied()
-        .unwrap_or_default();
+    let agg = idx.by_s_rate.get(&rate).copied().unwrap_or_default();
     let on_invoice_lines =
         (agg.invoice_line || agg.any_ac) && within_one(taxable, agg.invoice_sum?)?;
     let on_credit_lines = (agg.credit_line || agg.any_ac) && within_one(taxable, agg.credit_sum?)?;
@@ -472,6 +469,9 @@ fn br_x_08(idx: &Index<'_>, s: &Subtotal, id: &str) -> R<bool> {
     let on_credit_lines = idx.any_credit_line && taxable == agg.credit_sum?;
     Ok(on_invoice_lines || on_credit_lines)
 }
+
+/// R120's tolerance, 0.02.
+const SLACK: Decimal = Decimal::from_parts(2, 0, 0, false, 2);
 
 /// `u:slack(net, quantity * (price div base) + charges - allowances, 0.02)`, with the
 /// variables of the Peppol rule: a missing net or price is 0, a missing quantity 1, a
@@ -501,8 +501,11 @@ fn r120(root: Root, line: &LineFacts) -> R<bool> {
         }
         r2(sum(acs.map(|ac| ac.amount))?)
     };
-    let allowances = side(Indicator::False)?;
-    let charges = side(Indicator::True)?;
+    let (allowances, charges) = if line.allowance_charges.is_empty() {
+        (Decimal::ZERO, Decimal::ZERO)
+    } else {
+        (side(Indicator::False)?, side(Indicator::True)?)
+    };
     let quotient = if base == Decimal::ONE {
         // price div 1 is the price, which truncating to its own scale or more keeps
         price
@@ -521,6 +524,5 @@ fn r120(root: Root, line: &LineFacts) -> R<bool> {
     if !allowances.is_zero() {
         expected = sub(expected, allowances)?;
     }
-    let slack = Decimal::new(2, 2);
-    Ok(add(net, slack)? >= expected && sub(net, slack)? <= expected)
+    Ok(add(net, SLACK)? >= expected && sub(net, SLACK)? <= expected)
 }
