@@ -1,0 +1,70 @@
+
+use super::*;
+
+/// PEPPOL-COMMON-R040 (GLN) and R041 (mod 11): the check digit of any length.
+#[test]
+fn check_digits_of_gln_and_mod11() {
+    assert!(gln("5410000000019"));
+    assert!(!gln("5410000000018"));
+    assert!(gln("0"));
+    assert!(mod11("974760673"));
+    assert!(!mod11("974760674"));
+    assert!(!mod11("000000000"));
+    assert!(mod97_0208("0123456749"));
+    assert!(!mod97_0208("0123456748"));
+    let long = "9".repeat(100_000);
+    let _ = gln(&long);
+    let _ = mod11(&long);
+}
+
+/// XPath's `normalize-space`: trimmed, inner runs of spaces, tabs, CR and LF as one
+/// space.
+#[test]
+fn normalize_space_trims_and_collapses_xml_whitespace() {
+    assert_eq!(normalize_space("  a \n b  "), "a b");
+    assert_eq!(normalize_space(" ab "), "ab");
+    assert_eq!(normalize_space("a\t\r\nb"), "a b");
+    assert_eq!(normalize_space("a\u{a0}b"), "a\u{a0}b");
+}
+
+/// XPath's `round`: half toward positive infinity.
+#[test]
+fn xpath_round_is_half_toward_positive_infinity() {
+    let d = |s: &str| s.parse::<Decimal>().unwrap_or_default();
+    assert_eq!(round(d("0.5")), Some(d("1")));
+    assert_eq!(round(d("-0.5")), Some(d("0")));
+    assert_eq!(round(d("-1.5")), Some(d("-1")));
+    assert_eq!(round2(d("1.005")), Some(d("1.01")));
+    assert_eq!(round2(d("-1.005")), Some(d("-1")));
+}
+
+/// The short way of `round2` (at most two decimals, below 10^20) answers the value
+/// the long way (× 100, round, ÷ 100) answers, on both sides of its bound.
+#[test]
+fn xpath_round2_of_two_decimals_is_the_value() {
+    let long = |d: Decimal| {
+        d.checked_mul(Decimal::ONE_HUNDRED)
+            .and_then(round)
+            .and_then(|x| x.checked_div(Decimal::ONE_HUNDRED))
+    };
+    assert_eq!(TEN_POW_20, Decimal::from(10u128.pow(20)));
+    let values = "0 -0 1 0.5 -0.5 1.99 -1.99 0.01 -0.01 12345.6 1.005 7.000 -0.125 \
+            99999999999999999999.99 -99999999999999999999.99 100000000000000000000 \
+            -100000000000000000000.01";
+    for text in values.split_whitespace() {
+        let d = text.parse::<Decimal>().unwrap_or_default();
+        assert_eq!(round2(d), long(d), "{text}");
+    }
+}
+
+/// Past the 28 digits of a `Decimal` there is no value: `None`, never a wrapped or
+/// clamped number (the caller decides what its rule does).
+#[test]
+fn xpath_arithmetic_past_the_decimal_range_has_no_value() {
+    assert_eq!(round(Decimal::MAX), None);
+    assert_eq!(round2(Decimal::MAX), None);
+    assert_eq!(
+        round2(Decimal::MAX / Decimal::ONE_HUNDRED * Decimal::TEN),
+        None
+    );
+}
