@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn date_at(instant: &str) -> String {

@@ -1,4 +1,3 @@
-
 /// One table of rules: sorted (a lookup is a binary search), each id once, each
 /// text starting with its id as the artefacts write it.
 #[test]

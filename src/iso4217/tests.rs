@@ -1,4 +1,3 @@
-
 use super::CURRENCIES;
 
 /// The minor unit of `code`, found by binary search, as callers will.

@@ -1,4 +1,3 @@
-
 use super::*;
 
 proptest::proptest! {

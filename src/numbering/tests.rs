@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn d(s: &str) -> NaiveDate {

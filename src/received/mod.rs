@@ -109,7 +109,7 @@ pub use checks::RULES;
 /// alone makes reading 3.9× writing, the bar is 1.5×).
 #[doc(hidden)]
 pub fn scan_agrees_with_quick_xml(text: &str) -> Option<bool> {
-    scan::agrees_with_quick_xml(text)
+    reader::agrees_with_quick_xml(text)
 }
 
 closed_set! {

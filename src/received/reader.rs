@@ -54,6 +54,15 @@ pub(crate) fn read_facts(text: &str) -> Result<Facts, NotUbl> {
     read_facts_slow(text)
 }
 
+/// Whether the scan, when it reads `text`, reads what quick-xml's reader reads:
+/// `None` when the scan gives up (quick-xml then reads it alone), else whether the two
+/// readings are equal (`Facts` compared through its `Debug` text, scales included).
+/// The differential fuzz target `received_scan` asserts it is never `Some(false)`.
+pub(crate) fn agrees_with_quick_xml(text: &str) -> Option<bool> {
+    let fast = super::scan::read_facts(text)?;
+    Some(format!("{:?}", Ok::<_, String>(fast)) == format!("{:?}", read_facts_slow(text)))
+}
+
 /// [`read_facts`] with quick-xml's namespace-aware reader: the reference reading,
 /// for the bytes the fast scan leaves to it (anything unusual, and every error).
 pub(crate) fn read_facts_slow(text: &str) -> Result<Facts, NotUbl> {

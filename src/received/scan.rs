@@ -417,17 +417,5 @@ fn body<'a>(
     }
 }
 
-/// Whether the scan, when it reads `text`, reads what quick-xml's reader reads:
-/// `None` when the scan gives up (quick-xml then reads it alone), else whether the two
-/// readings are equal (`Facts` compared through its `Debug` text, scales included).
-/// The differential fuzz target `received_scan` asserts it is never `Some(false)`.
-pub(crate) fn agrees_with_quick_xml(text: &str) -> Option<bool> {
-    let fast = read_facts(text)?;
-    Some(
-        format!("{:?}", Ok::<_, String>(fast))
-            == format!("{:?}", super::reader::read_facts_slow(text)),
-    )
-}
-
 #[cfg(test)]
 mod tests;

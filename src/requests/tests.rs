@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::simulator::Simulator;
 use serde_json::json;

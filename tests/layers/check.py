@@ -28,10 +28,21 @@ def module_of(path):
     return tuple(rel)
 
 
+# One token of what is not code: a comment, a (raw, byte) string or a character
+# literal, matched left to right so that a `//` inside a string or a `'"'` is read as
+# what it is. A lifetime (`'a`) has no closing quote and is left alone.
+NOT_CODE = re.compile(
+    r"//[^\n]*"
+    r"|/\*.*?\*/"
+    r"|b?r(#*)\".*?\"\1"
+    r"|b?\"(?:\\.|[^\"\\])*\""
+    r"|b?'(?:\\.[^']{0,7}|[^'\\\n])'",
+    re.S,
+)
+
+
 def strip(text):
-    text = re.sub(r"//[^\n]*", "", text)
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
+    text = NOT_CODE.sub(lambda m: '""' if m.group(0).endswith('"') else " ", text)
     # unit tests inside a file: from `#[cfg(test)]` + `mod` to the end of the file
     m = re.search(r"#\[cfg\(test\)\]\s*(pub\s+)?mod\s+\w+\s*\{", text)
     if m:

@@ -1,4 +1,3 @@
-
 use super::*;
 
 /// PEPPOL-COMMON-R040 (GLN) and R041 (mod 11): the check digit of any length.

@@ -1,4 +1,3 @@
-
 use super::*;
 
 /// BR-CO-09 as the XSLT tests it: the first two characters found inside the list's

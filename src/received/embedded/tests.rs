@@ -1,4 +1,3 @@
-
 use super::first_pdf;
 use crate::attachment::encode_base64;
 

@@ -1,11 +1,10 @@
-
 use super::super::reader::read_facts_slow;
 use super::read_facts;
 use proptest::prelude::*;
 
 /// The scan, when it reads the text, reads what quick-xml reads (scales included).
 fn same(text: &str) -> bool {
-    let agrees = super::agrees_with_quick_xml(text);
+    let agrees = super::super::reader::agrees_with_quick_xml(text);
     if agrees == Some(false) {
         assert_eq!(
             format!("{:?}", read_facts(text).map(Ok::<_, String>)),

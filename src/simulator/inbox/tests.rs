@@ -1,4 +1,3 @@
-
 use crate::attachment::decode_base64 as base64;
 
 #[test]

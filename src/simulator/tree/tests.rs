@@ -1,4 +1,3 @@
-
 use super::*;
 
 /// The compact text of a record as a `Value` and as a tree.

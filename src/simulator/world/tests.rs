@@ -1,4 +1,3 @@
-
 use crate::context::{Context, RelationKind};
 use crate::simulator::Simulator;
 
