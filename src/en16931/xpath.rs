@@ -52,6 +52,20 @@ pub(crate) fn round2(d: Decimal) -> Option<Decimal> {
         .and_then(|x| x.checked_div(Decimal::ONE_HUNDRED))
 }
 
+/// The artefacts' `u:slack(exp, val, slack)`: `exp + slack >= val and exp - slack <=
+/// val`; `None` past the range.
+pub(crate) fn slack(exp: Decimal, val: Decimal, slack: Decimal) -> Option<bool> {
+    // Two values of at most 20 digits and 8 decimals: their difference is exact (at
+    // most 28 digits) and nothing overflows, so the test is |exp − val| ≤ slack, one
+    // subtraction and one comparison instead of two of each (amounts, quantities and
+    // prices are such values; comparing decimals of other scales is what costs).
+    let small = |d: Decimal| d.scale() <= 8 && d.mantissa().unsigned_abs() < 10_u128.pow(20);
+    if small(exp) && small(val) {
+        return Some((exp - val).abs() <= slack);
+    }
+    Some(exp.checked_add(slack)? >= val && exp.checked_sub(slack)? <= val)
+}
+
 /// The check digit of an ASCII digit string and the sum, modulo `modulus`, of its
 /// other digits weighted by `weight` (counted from the right, 0 next to the check
 /// digit); `None` when the string is empty.

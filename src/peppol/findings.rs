@@ -6,9 +6,8 @@ use super::{Roles, UblKind};
 use crate::compute::{AllowanceKind, AllowanceValue};
 use crate::context::DeliveryLocation;
 use crate::document::Document;
-use crate::en16931::xpath::{
-    gln, mod11, mod97_0208, normalize_space, round, round2, swedish_orgnr,
-};
+use crate::en16931::sums::{self, Group, Index, Num, R120Line, Totals};
+use crate::en16931::xpath::{gln, mod11, mod97_0208, normalize_space, slack, swedish_orgnr};
 use crate::en16931::{codes, Finding, Found};
 use crate::error::Loc;
 use crate::money::Currency;
@@ -397,29 +396,17 @@ fn line_rules(doc: &Document, w: &Written, f: &mut Found) {
         if wl.price.is_sign_negative() && !wl.price.is_zero() {
             f.add("BR-27", at().key("unit_price"));
         }
-        // PEPPOL-EN16931-R120: the net within 0.02 of quantity × price ± allowances and charges.
-        let mut expected = wl.quantity.checked_mul(wl.price);
-        for ac in &wl.acs {
-            expected = expected.and_then(|e| {
-                if ac.charge {
-                    e.checked_add(ac.amount)
-                } else {
-                    e.checked_sub(ac.amount)
-                }
-            });
-        }
-        if !expected.is_some_and(|e| slack(wl.net, e)) {
+        let r120 = R120Line {
+            net: Num::Val(wl.net),
+            quantity: Num::Val(wl.quantity),
+            price: Num::Val(wl.price),
+            // no cbc:BaseQuantity is written
+            base_quantity: Num::Absent,
+        };
+        let acs = wl.acs.iter().map(|a| (Some(a.charge), Num::Val(a.amount)));
+        if sums::r120(r120, acs) != Ok(true) {
             f.add("PEPPOL-EN16931-R120", at());
         }
-    }
-}
-
-/// `u:slack(exp, val, 0.02)`.
-fn slack(exp: Decimal, val: Decimal) -> bool {
-    let s = Decimal::new(2, 2);
-    match (exp.checked_add(s), exp.checked_sub(s)) {
-        (Some(hi), Some(lo)) => hi >= val && lo <= val,
-        _ => false,
     }
 }
 
@@ -428,7 +415,7 @@ fn allowance_rules(w: &Written, f: &mut Found) {
     for ac in all {
         if let (Some(rate), Some(base)) = (ac.rate, ac.base) {
             let expected = base.checked_mul(rate).map(|x| x / Decimal::ONE_HUNDRED);
-            if !expected.is_some_and(|e| slack(e, ac.amount)) {
+            if expected.and_then(|e| slack(e, ac.amount, sums::SLACK)) != Some(true) {
                 f.add("PEPPOL-EN16931-R040", ac.place.loc());
             }
         }
@@ -502,80 +489,64 @@ fn currency_rules(w: &Written, f: &mut Found) {
     }
 }
 
-/// The exact sum of amounts, `None` on overflow.
-fn total(it: impl Iterator<Item = Decimal>) -> Option<Decimal> {
-    let mut it = it;
-    it.try_fold(Decimal::ZERO, Decimal::checked_add)
+/// The totals as written (no BT-114 rounding amount is ever written).
+fn totals(w: &Written) -> Totals {
+    Totals {
+        line_extension: Num::Val(w.line_total),
+        tax_exclusive: Num::Val(w.tax_exclusive),
+        tax_inclusive: Num::Val(w.tax_inclusive),
+        allowance_total: Num::of(w.allowance_total),
+        charge_total: Num::of(w.charge_total),
+        prepaid: Num::of(w.prepaid),
+        rounding: Num::Absent,
+        payable: Num::Val(w.payable),
+    }
 }
 
-/// BR-CO-10 to BR-CO-16: the totals against the sums, the computed side rounded to
-/// 2 decimals as the rules round it; and BR-CO-17, each group's VAT amount.
+/// A written breakdown group as the rules read it (every written category is VAT).
+fn group(g: &WrittenGroup) -> Group {
+    Group {
+        taxable: Num::Val(g.taxable),
+        tax: Num::Val(g.tax),
+        vat_percent: Some(Num::of(g.percent)),
+    }
+}
+
+/// BR-CO-10 to BR-CO-16 (`en16931::sums`) over the written totals, and BR-CO-17 over
+/// each group. A rule the sums cannot test (past the decimal range, which the
+/// writer's amounts below 10^15 never reach) is a finding.
 fn sum_rules(w: &Written, f: &mut Found) {
-    let cur = ["currency"];
-    let nets = total(w.lines.iter().map(|l| l.net));
-    if nets.and_then(round2) != Some(w.line_total) {
-        f.at("BR-CO-10", &cur);
-    }
-    let doc_sum = |charge: bool| {
-        total(
-            w.acs
-                .iter()
-                .filter(|a| a.charge == charge)
-                .map(|a| a.amount),
-        )
+    let t = totals(w);
+    let doc_acs = |charge: bool| {
+        w.acs
+            .iter()
+            .filter(move |a| a.charge == charge)
+            .map(|a| Num::Val(a.amount))
     };
-    if let Some(total) = w.allowance_total {
-        if doc_sum(false).and_then(round2) != Some(total) {
-            f.at("BR-CO-11", &cur);
+    let taxes = w.groups.iter().map(|g| Num::Val(g.tax));
+    let co_14 = if w.groups.is_empty() {
+        Ok(true)
+    } else {
+        sums::br_co_14(Num::Val(w.tax_total), taxes)
+    };
+    for (rule, outcome) in [
+        (
+            "BR-CO-10",
+            sums::br_co_10(&t, w.lines.iter().map(|l| Num::Val(l.net))),
+        ),
+        ("BR-CO-11", sums::br_co_11_12(&t, false, doc_acs(false))),
+        ("BR-CO-12", sums::br_co_11_12(&t, true, doc_acs(true))),
+        ("BR-CO-13", sums::br_co_13(&t)),
+        ("BR-CO-14", co_14),
+        ("BR-CO-15", sums::br_co_15(&t, Num::Val(w.tax_total))),
+        ("BR-CO-16", sums::br_co_16(&t)),
+    ] {
+        if outcome != Ok(true) {
+            f.at(rule, &["currency"]);
         }
-    }
-    if let Some(total) = w.charge_total {
-        if doc_sum(true).and_then(round2) != Some(total) {
-            f.at("BR-CO-12", &cur);
-        }
-    }
-    let expected_exclusive = match (w.charge_total, w.allowance_total) {
-        (None, None) => Some(w.line_total),
-        (c, a) => w
-            .line_total
-            .checked_add(c.unwrap_or_default())
-            .and_then(|x| x.checked_sub(a.unwrap_or_default()))
-            .and_then(round2),
-    };
-    if expected_exclusive != Some(w.tax_exclusive) {
-        f.at("BR-CO-13", &cur);
-    }
-    if total(w.groups.iter().map(|g| g.tax)).and_then(round2) != Some(w.tax_total) {
-        f.at("BR-CO-14", &cur);
-    }
-    if w.tax_exclusive.checked_add(w.tax_total).and_then(round2) != Some(w.tax_inclusive) {
-        f.at("BR-CO-15", &cur);
-    }
-    let expected_payable = match w.prepaid {
-        Some(p) => w.tax_inclusive.checked_sub(p).and_then(round2),
-        None => Some(w.tax_inclusive),
-    };
-    if expected_payable != Some(w.payable) {
-        f.at("BR-CO-16", &cur);
     }
     for g in &w.groups {
-        let ok = match g.percent {
-            Some(p) if round(p).is_some_and(|r| r.is_zero()) => {
-                round(g.tax).is_some_and(|r| r.is_zero())
-            }
-            Some(p) => {
-                let expected = g
-                    .taxable
-                    .abs()
-                    .checked_mul(p / Decimal::ONE_HUNDRED)
-                    .and_then(round2);
-                expected.is_some_and(|e| {
-                    g.tax.abs() - Decimal::ONE < e && g.tax.abs() + Decimal::ONE > e
-                })
-            }
-            None => round(g.tax).is_some_and(|r| r.is_zero()),
-        };
-        if !ok {
+        if sums::br_co_17(group(g)) != Ok(true) {
             f.at("BR-CO-17", &[]);
         }
     }
@@ -656,46 +627,37 @@ fn category_rules(w: &Written, roles: &Roles<'_>, f: &mut Found) {
     not_subject_rules(w, f);
 }
 
-/// BR-x-08 (the group's taxable amount against its lines and shares; per rate and
-/// within 1 for S) and BR-x-09 (no VAT outside S).
+/// BR-x-08 (`en16931::sums`: the group's taxable amount against its lines and
+/// document allowance shares; per rate and within 1 for S) and BR-x-09 (no VAT
+/// outside S). The lines count as invoice lines whatever the document: the rules read
+/// invoice and credit note lines alike.
 fn category_sums(w: &Written, f: &mut Found) {
+    let mut idx = Index::new(!w.lines.is_empty(), false);
+    for l in &w.lines {
+        idx.line(l.category, Num::of(l.percent), false, Num::Val(l.net));
+    }
+    for a in &w.acs {
+        if let Some((category, percent)) = a.category {
+            idx.document_ac(
+                category,
+                Num::of(percent),
+                Some(a.charge),
+                Num::Val(a.amount),
+            );
+        }
+    }
     for g in &w.groups {
-        let same = |cat: &str, pct: Option<Decimal>| {
-            cat == g.category && (g.category != "S" || pct == g.percent)
-        };
-        let lines = w
-            .lines
-            .iter()
-            .filter(|l| same(l.category, l.percent))
-            .try_fold(Decimal::ZERO, |s, l| s.checked_add(l.net));
-        let acs = w
-            .acs
-            .iter()
-            .filter(|a| a.category.is_some_and(|(c, p)| same(c, p)))
-            .try_fold(Decimal::ZERO, |s, a| {
-                if a.charge {
-                    s.checked_add(a.amount)
-                } else {
-                    s.checked_sub(a.amount)
-                }
-            });
-        let expected = lines.zip(acs).and_then(|(l, a)| l.checked_add(a));
-        let prefix = match g.category {
-            "S" => "BR-S",
-            "Z" => "BR-Z",
-            "E" => "BR-E",
-            "AE" => "BR-AE",
-            "K" => "BR-IC",
-            "G" => "BR-G",
-            "O" => "BR-O",
+        let (prefix, outcome) = match g.category {
+            "S" => ("BR-S", idx.br_s_08(group(g))),
+            "Z" => ("BR-Z", idx.br_x_08("Z", Num::Val(g.taxable))),
+            "E" => ("BR-E", idx.br_x_08("E", Num::Val(g.taxable))),
+            "AE" => ("BR-AE", idx.br_x_08("AE", Num::Val(g.taxable))),
+            "K" => ("BR-IC", idx.br_x_08("K", Num::Val(g.taxable))),
+            "G" => ("BR-G", idx.br_x_08("G", Num::Val(g.taxable))),
+            "O" => ("BR-O", idx.br_x_08("O", Num::Val(g.taxable))),
             _ => continue,
         };
-        let ok = if g.category == "S" {
-            expected.is_some_and(|e| g.taxable - Decimal::ONE < e && g.taxable + Decimal::ONE > e)
-        } else {
-            expected == Some(g.taxable)
-        };
-        if !ok {
+        if outcome != Ok(true) {
             f.at(&format!("{prefix}-08"), &[]);
         }
         if g.category != "S" && !g.tax.is_zero() {

@@ -6,7 +6,6 @@
 use super::lexical;
 use super::Check;
 use crate::en16931::xpath::normalize_space;
-use rust_decimal::Decimal;
 
 pub(super) const NS_CBC: &str =
     "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
@@ -15,32 +14,7 @@ pub(super) const NS_CAC: &str =
 pub(super) const NS_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
 pub(super) const NS_CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
 
-/// A stated number: absent, present but not an `xs:decimal` (or too large), or read.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) enum Num {
-    /// No such element.
-    #[default]
-    Absent,
-    /// The element is there but its text is not a number the crate can hold.
-    Bad,
-    /// The value.
-    Val(Decimal),
-}
-
-impl Num {
-    /// The value, if read.
-    pub(crate) fn value(self) -> Option<Decimal> {
-        match self {
-            Num::Val(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// Whether the element exists (read or not).
-    pub(crate) fn exists(self) -> bool {
-        !matches!(self, Num::Absent)
-    }
-}
+pub(crate) use crate::en16931::sums::{Num, Totals};
 
 /// A stated date: absent, unreadable, or read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -122,19 +96,6 @@ pub(crate) struct TaxTotal {
     /// The `currencyID` of its `cbc:TaxAmount`, as written.
     pub(crate) currency: Option<String>,
     pub(crate) subtotals: Vec<Subtotal>,
-}
-
-/// The stated totals (`cac:LegalMonetaryTotal`, the first one).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Totals {
-    pub(crate) line_extension: Num,
-    pub(crate) tax_exclusive: Num,
-    pub(crate) tax_inclusive: Num,
-    pub(crate) allowance_total: Num,
-    pub(crate) charge_total: Num,
-    pub(crate) prepaid: Num,
-    pub(crate) rounding: Num,
-    pub(crate) payable: Num,
 }
 
 /// A party: what relation matching and the response need.

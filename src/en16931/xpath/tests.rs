@@ -67,3 +67,29 @@ fn xpath_arithmetic_past_the_decimal_range_has_no_value() {
         None
     );
 }
+
+/// `u:slack` the short way (values of at most 20 digits and 8 decimals) answers what
+/// the long way (exp ± slack against val) answers, on both sides of its bounds.
+#[test]
+fn xpath_slack_the_short_way_is_the_long_way() {
+    let long =
+        |e: Decimal, v: Decimal, s: Decimal| Some(e.checked_add(s)? >= v && e.checked_sub(s)? <= v);
+    let d = |t: &str| t.parse::<Decimal>().unwrap_or_default();
+    let values = "0 1 -1 0.02 -0.02 0.021 0.019 12.345 12.325 12.365 12.3651 \
+        99999999999999999999 -99999999999999999999 100000000000000000000 \
+        0.00000001 0.000000001 1.12345678 1.123456789 -7.5 7.52 7.48";
+    for e in values.split_whitespace() {
+        for v in values.split_whitespace() {
+            for s in ["0.02", "0", "1"] {
+                assert_eq!(
+                    slack(d(e), d(v), d(s)),
+                    long(d(e), d(v), d(s)),
+                    "{e} {v} {s}"
+                );
+            }
+        }
+    }
+    for (e, v) in [(Decimal::MAX, Decimal::ZERO), (Decimal::MIN, Decimal::MAX)] {
+        assert_eq!(slack(e, v, d("0.02")), long(e, v, d("0.02")));
+    }
+}
