@@ -139,11 +139,9 @@ fn has_lone_surrogate(text: &str) -> bool {
         u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
     };
     let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        if b != b'\\' {
-            i += 1;
-            continue;
-        }
+    // from backslash to backslash (most texts have none: one vector search)
+    while let Some(k) = bytes.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) {
+        i += k;
         if bytes.get(i + 1) != Some(&b'u') {
             i += 2; // any other escape: the backslash and the escaped byte
             continue;
