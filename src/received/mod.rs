@@ -98,7 +98,7 @@ use crate::wire::closed_set;
 use chrono::{DateTime, NaiveDate, Utc};
 use facts::{Ac, Category, Facts, Num, PartyFacts, Root};
 use rust_decimal::{Decimal, RoundingStrategy};
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 pub use checks::RULES;
 
@@ -840,142 +840,86 @@ impl ReceivedDocument {
         let j = Json {
             minor: self.minor_unit(),
         };
-        let mut m = Map::new();
-        self.head_json(info, &mut m);
-        self.amounts_json(j, info, &mut m);
-        m.insert(
-            "allowance_charges".into(),
-            Value::Array(
-                self.allowance_charges
-                    .iter()
-                    .map(|ac| j.allowance_charge(ac, true))
-                    .collect(),
-            ),
-        );
-        let lines = self
-            .lines
-            .iter()
-            .enumerate()
-            .map(|(i, l)| j.line(i, l))
-            .collect();
-        m.insert("lines".into(), Value::Array(lines));
-        let groups = self.vat_breakdown.iter().map(|g| j.group(g)).collect();
-        m.insert("vat_breakdown".into(), Value::Array(groups));
-        m.insert("type_code".into(), text(self.type_code.as_ref()));
-        m.insert(
-            "checks".into(),
-            Value::Array(
-                self.checks
-                    .iter()
-                    .map(|c| {
-                        let mut o = Map::new();
-                        o.insert("rule".into(), c.rule.clone().into());
-                        o.insert("msg".into(), c.msg.clone().into());
-                        Value::Object(o)
-                    })
-                    .collect(),
-            ),
-        );
+        let mut m = self.head_json(info);
+        m.extend(self.amounts_json(j, info));
+        let rest = json!({
+            "allowance_charges": self.allowance_charges.iter().map(|ac| j.allowance_charge(ac, true)).collect::<Vec<_>>(),
+            "lines": self.lines.iter().enumerate().map(|(i, l)| j.line(i, l)).collect::<Vec<_>>(),
+            "vat_breakdown": self.vat_breakdown.iter().map(|g| j.group(g)).collect::<Vec<_>>(),
+            "type_code": self.type_code,
+            "checks": self.checks.iter().map(|c| json!({"rule": c.rule, "msg": c.msg})).collect::<Vec<_>>(),
+        });
+        if let Value::Object(rest) = rest {
+            m.extend(rest);
+        }
         Value::Object(m)
     }
 
     /// The response's fields from `id` to `currency`.
-    fn head_json(&self, info: &ResponseInfo<'_>, m: &mut Map<String, Value>) {
+    fn head_json(&self, info: &ResponseInfo<'_>) -> Map<String, Value> {
         let type_str = match (self.doc_type, info.type_override) {
             (ReceivedType::Unknown, Some(t)) => t,
             (t, _) => t.as_str(),
         };
-        m.insert("id".into(), info.id.into());
-        m.insert("type".into(), type_str.into());
-        m.insert("origin".into(), info.origin.into());
-        m.insert(
-            "document_number".into(),
-            text(self.document_number.as_ref()),
-        );
-        m.insert("order_number".into(), text(self.order_number.as_ref()));
-        m.insert(
-            "despatch_reference".into(),
-            text(self.despatch_reference.as_ref()),
-        );
-        m.insert(
-            "buyer_reference".into(),
-            text(self.buyer_reference.as_ref()),
-        );
-        m.insert("issue_date".into(), day(self.issue_date));
-        m.insert("due_date".into(), day(self.due_date));
-        m.insert("tax_point_date".into(), day(self.tax_point_date));
-        m.insert("delivery_date".into(), day(self.delivery_date));
-        m.insert("period_start".into(), day(self.period_start));
-        m.insert("period_end".into(), day(self.period_end));
-        m.insert(
-            "payment_remittance".into(),
-            text(self.payment_remittance.as_ref()),
-        );
-        m.insert(
-            "is_remittance_structured".into(),
-            self.is_remittance_structured.into(),
-        );
-        m.insert(
-            "create_date".into(),
-            info.create_date.map_or(Value::Null, |d| {
-                Value::String(d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
-            }),
-        );
-        m.insert("currency".into(), text(self.currency.as_ref()));
+        let head = json!({
+            "id": info.id,
+            "type": type_str,
+            "origin": info.origin,
+            "document_number": self.document_number,
+            "order_number": self.order_number,
+            "despatch_reference": self.despatch_reference,
+            "buyer_reference": self.buyer_reference,
+            "issue_date": day(self.issue_date),
+            "due_date": day(self.due_date),
+            "tax_point_date": day(self.tax_point_date),
+            "delivery_date": day(self.delivery_date),
+            "period_start": day(self.period_start),
+            "period_end": day(self.period_end),
+            "payment_remittance": self.payment_remittance,
+            "is_remittance_structured": self.is_remittance_structured,
+            "create_date": info.create_date.map(|d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
+            "currency": self.currency,
+        });
+        object(head)
     }
 
     /// The response's fields from `tax_exclusive_amount` to `attachments`.
-    fn amounts_json(&self, j: Json, info: &ResponseInfo<'_>, m: &mut Map<String, Value>) {
-        m.insert(
-            "tax_exclusive_amount".into(),
-            j.amount(self.tax_exclusive_amount),
-        );
-        m.insert("tax_amount".into(), j.amount(self.tax_amount));
-        m.insert("total_amount".into(), j.amount(self.total_amount));
-        m.insert("paid_amount".into(), j.amount(self.paid_amount));
-        m.insert("remaining_amount".into(), j.amount(self.remaining_amount));
-        m.insert(
-            "payment_status".into(),
-            self.payment_status().as_str().into(),
-        );
-        m.insert(
-            "accounting_status".into(),
-            info.accounting_status.as_str().into(),
-        );
-        m.insert("pdf_available".into(), self.pdf_available.into());
-        m.insert("xml_available".into(), self.xml_available.into());
-        m.insert(
-            "relation_type".into(),
-            info.relation
-                .map_or(Value::Null, |(_, k)| k.as_str().into()),
-        );
-        m.insert(
-            "relation_id".into(),
-            info.relation.map_or(Value::Null, |(id, _)| id.into()),
-        );
-        m.insert(
-            "journal_id".into(),
-            info.journal_id.map_or(Value::Null, Value::from),
-        );
-        m.insert("delivery_location_id".into(), Value::Null);
-        m.insert("payment_terms".into(), Value::Null);
-        m.insert("legal_notice".into(), Value::Null);
-        m.insert("peppol_status".into(), Value::Null);
-        m.insert("mail_status".into(), Value::Null);
-        m.insert("attachments".into(), Value::Array(Vec::new()));
+    fn amounts_json(&self, j: Json, info: &ResponseInfo<'_>) -> Map<String, Value> {
+        let amounts = json!({
+            "tax_exclusive_amount": j.amount(self.tax_exclusive_amount),
+            "tax_amount": j.amount(self.tax_amount),
+            "total_amount": j.amount(self.total_amount),
+            "paid_amount": j.amount(self.paid_amount),
+            "remaining_amount": j.amount(self.remaining_amount),
+            "payment_status": self.payment_status().as_str(),
+            "accounting_status": info.accounting_status.as_str(),
+            "pdf_available": self.pdf_available,
+            "xml_available": self.xml_available,
+            "relation_type": info.relation.map(|(_, k)| k.as_str()),
+            "relation_id": info.relation.map(|(id, _)| id),
+            "journal_id": info.journal_id,
+            "delivery_location_id": null,
+            "payment_terms": null,
+            "legal_notice": null,
+            "peppol_status": null,
+            "mail_status": null,
+            "attachments": [],
+        });
+        object(amounts)
     }
 }
 
-/// A text as JSON: `null` when absent.
-fn text(v: Option<&String>) -> Value {
-    v.map_or(Value::Null, |t| Value::String(t.clone()))
+/// The members of a `json!` object literal.
+fn object(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
 }
 
 /// A date as JSON (`YYYY-MM-DD`): `null` when absent.
-fn day(d: Option<NaiveDate>) -> Value {
-    d.map_or(Value::Null, |d| {
-        Value::String(d.format("%Y-%m-%d").to_string())
-    })
+fn day(d: Option<NaiveDate>) -> Option<String> {
+    d.map(|d| d.format("%Y-%m-%d").to_string())
 }
 
 /// How a received document's values are written: amounts with the currency's
@@ -995,87 +939,56 @@ impl Json {
     }
 
     fn allowance_charge(self, ac: &ReceivedAllowanceCharge, document_level: bool) -> Value {
-        let mut a = Map::new();
-        a.insert("code".into(), text(ac.code.as_ref()));
-        a.insert(
-            "type".into(),
-            ac.kind.map_or(Value::Null, |k| k.as_str().into()),
-        );
-        a.insert("amount".into(), self.amount(ac.amount));
-        a.insert("reason".into(), text(ac.reason.as_ref()));
-        a.insert("rate".into(), Self::echo(ac.rate));
+        let mut a = object(json!({
+            "code": ac.code,
+            "type": ac.kind.map(AllowanceKind::as_str),
+            "amount": self.amount(ac.amount),
+            "reason": ac.reason,
+            "rate": Self::echo(ac.rate),
+        }));
         if document_level {
-            a.insert(
-                "vat_code".into(),
-                ac.vat_code.map_or(Value::Null, |c| c.as_str().into()),
-            );
+            a.insert("vat_code".into(), json!(ac.vat_code.map(VatCode::as_str)));
         }
         Value::Object(a)
     }
 
     fn line(self, i: usize, l: &ReceivedLine) -> Value {
-        let mut o = Map::new();
-        o.insert("sequence".into(), (i + 1).into());
-        o.insert("quantity".into(), Self::echo(l.quantity));
-        o.insert("vat_rate".into(), Self::echo(l.vat_rate));
-        o.insert("item_name".into(), text(l.item_name.as_ref()));
-        o.insert("item_description".into(), text(l.item_description.as_ref()));
-        o.insert("unit_price".into(), Self::echo(l.unit_price));
-        o.insert("unit_code".into(), text(l.unit_code.as_ref()));
-        o.insert(
-            "vat_code".into(),
-            l.vat_code.map_or(Value::Null, |c| c.as_str().into()),
-        );
-        o.insert("subtotal".into(), self.amount(l.subtotal));
-        o.insert("total".into(), self.amount(l.total));
-        o.insert("tax_amount".into(), Value::Null);
-        o.insert("section_name".into(), Value::Null);
-        o.insert(
-            "item_properties".into(),
-            if l.item_properties.is_empty() {
-                Value::Null
-            } else {
-                Value::Object(
-                    l.item_properties
-                        .iter()
-                        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-                        .collect(),
-                )
-            },
-        );
-        o.insert(
-            "item_identification".into(),
-            text(l.item_identification.as_ref()),
-        );
-        o.insert("product_code".into(), text(l.product_code.as_ref()));
-        o.insert(
-            "allowance_charges".into(),
-            Value::Array(
-                l.allowance_charges
-                    .iter()
-                    .map(|ac| self.allowance_charge(ac, false))
-                    .collect(),
-            ),
-        );
-        Value::Object(o)
+        let properties = (!l.item_properties.is_empty()).then(|| {
+            l.item_properties
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect::<Map<String, Value>>()
+        });
+        json!({
+            "sequence": i + 1,
+            "quantity": Self::echo(l.quantity),
+            "vat_rate": Self::echo(l.vat_rate),
+            "item_name": l.item_name,
+            "item_description": l.item_description,
+            "unit_price": Self::echo(l.unit_price),
+            "unit_code": l.unit_code,
+            "vat_code": l.vat_code.map(VatCode::as_str),
+            "subtotal": self.amount(l.subtotal),
+            "total": self.amount(l.total),
+            "tax_amount": null,
+            "section_name": null,
+            "item_properties": properties,
+            "item_identification": l.item_identification,
+            "product_code": l.product_code,
+            "allowance_charges": l.allowance_charges.iter().map(|ac| self.allowance_charge(ac, false)).collect::<Vec<_>>(),
+        })
     }
 
     fn group(self, g: &ReceivedVatGroup) -> Value {
-        let mut o = Map::new();
-        o.insert(
-            "vat_code".into(),
-            g.vat_code.map_or(Value::Null, |c| c.as_str().into()),
-        );
-        o.insert("vat_rate".into(), Self::echo(g.vat_rate));
-        o.insert("category".into(), text(g.category.as_ref()));
-        o.insert("taxable_amount".into(), self.amount(g.taxable_amount));
-        o.insert("tax_amount".into(), self.amount(g.tax_amount));
-        o.insert("exemption_reason".into(), text(g.exemption_reason.as_ref()));
-        o.insert(
-            "exemption_reason_code".into(),
-            text(g.exemption_reason_code.as_ref()),
-        );
-        Value::Object(o)
+        json!({
+            "vat_code": g.vat_code.map(VatCode::as_str),
+            "vat_rate": Self::echo(g.vat_rate),
+            "category": g.category,
+            "taxable_amount": self.amount(g.taxable_amount),
+            "tax_amount": self.amount(g.tax_amount),
+            "exemption_reason": g.exemption_reason,
+            "exemption_reason_code": g.exemption_reason_code,
+        })
     }
 }
 
