@@ -260,7 +260,7 @@ impl Fonts {
     /// A value on one line, made smaller to fit (down to a minimum size), wrapped only
     /// if even that is too wide.
     fn value(&self, text: &str, width: f32, size: f32, bold: bool, color: Rgb) -> Vec<Styled> {
-        let clean = self.metrics(bold).clean(&text.replace(['\r', '\n'], " "));
+        let clean = self.metrics(bold).clean(text);
         let natural = self.width(&clean, size, bold);
         if natural <= width {
             return vec![self.styled(clean, size, bold, color)];

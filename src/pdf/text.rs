@@ -73,12 +73,13 @@ impl Metrics {
         self.face.glyph_index(c).filter(|g| g.0 != 0)
     }
 
-    /// The text as the font can show it: see the module documentation. Line breaks
-    /// (`\n`, `\r`) are not expected here: callers split paragraphs first.
+    /// The text as the font can show it: see the module documentation. A tab or a
+    /// line break (`\n`, `\r`) is a space: a one-line value shows its line breaks as
+    /// spaces, and a paragraph is split at its line breaks before it is cleaned.
     pub(crate) fn clean(&self, text: &str) -> String {
         text.chars()
             .map(|c| match c {
-                '\t' => ' ',
+                '\t' | '\r' | '\n' => ' ',
                 c if is_refused(c) => REPLACEMENT,
                 c if self.glyph(c).is_none() => REPLACEMENT,
                 c => c,

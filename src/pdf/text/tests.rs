@@ -9,6 +9,8 @@ fn control_characters_become_replacement_characters() {
         "a\u{FFFD}b\u{FFFD}c d\u{FFFD}e\u{FFFD}f\u{FFFD}g"
     );
     assert_eq!(m.clean("\u{7F}\u{9F}\u{AD}\u{FEFF}"), "\u{FFFD}".repeat(4));
+    // a line break in a one-line value is a space
+    assert_eq!(m.clean("a\r\nb\nc\rd"), "a  b c d");
 }
 
 #[test]
