@@ -29,6 +29,7 @@ case "$t" in
   create_body|patch_body|ubl_writer|pdf) dict="-dict=dicts/json.dict" ;;
   payment_terms) dict="-dict=dicts/terms.dict" ;;
   structured_reference) dict="-dict=dicts/reference.dict" ;;
+  attachment) dict="-dict=dicts/attachment.dict" ;;
   received|received_scan) extra="../tests/fixtures/peppol" ;;
 esac
 max_len=""
