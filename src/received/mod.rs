@@ -114,13 +114,14 @@ pub fn scan_agrees_with_quick_xml(text: &str) -> Option<bool> {
 
 closed_set! {
     /// What a received document is.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
     pub enum ReceivedType("received document type") {
         /// A UBL `Invoice`, whatever its type code.
         PurchaseInvoice = "purchase_invoice",
         /// A UBL `CreditNote`, whatever its type code.
         PurchaseCreditNote = "purchase_credit_note",
-        /// Bytes that are not a UBL Invoice or CreditNote.
+        /// Bytes that are not a UBL Invoice or CreditNote (the default).
+        #[default]
         Unknown = "unknown",
     }
 }
@@ -232,7 +233,6 @@ pub struct ReceivedAddress {
 #[serde(deny_unknown_fields)]
 pub struct ReceivedAllowanceCharge {
     /// Allowance or charge (`cbc:ChargeIndicator`); `None` when it says neither.
-    #[serde(with = "crate::wire::opt_text")]
     pub kind: Option<AllowanceKind>,
     /// `cbc:Amount`.
     #[serde(with = "crate::wire::opt_text")]
@@ -247,7 +247,6 @@ pub struct ReceivedAllowanceCharge {
     /// `cac:TaxCategory/cbc:ID` (UNCL 5305), as stated.
     pub vat_category: Option<String>,
     /// That category as a VAT code.
-    #[serde(with = "crate::wire::opt_text")]
     pub vat_code: Option<VatCode>,
     /// `cac:TaxCategory/cbc:Percent`.
     #[serde(with = "crate::wire::opt_text")]
@@ -275,7 +274,6 @@ pub struct ReceivedLine {
     /// BT-151 `cac:ClassifiedTaxCategory/cbc:ID`, as stated.
     pub vat_category: Option<String>,
     /// That category as a VAT code (L, M and B to the reserved legacy codes).
-    #[serde(with = "crate::wire::opt_text")]
     pub vat_code: Option<VatCode>,
     /// BT-152, null on a not_subject line.
     #[serde(with = "crate::wire::opt_text")]
@@ -305,7 +303,6 @@ pub struct ReceivedLine {
 #[serde(deny_unknown_fields)]
 pub struct ReceivedVatGroup {
     /// The category as a VAT code.
-    #[serde(with = "crate::wire::opt_text")]
     pub vat_code: Option<VatCode>,
     /// BT-119 `cbc:Percent` (null for not_subject).
     #[serde(with = "crate::wire::opt_text")]
@@ -324,12 +321,12 @@ pub struct ReceivedVatGroup {
     pub exemption_reason_code: Option<String>,
 }
 
-/// A document a company received: what it states, what it breaks, and its bytes.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// A document a company received: what it states, what it breaks, and its bytes. The
+/// default states nothing: type unknown, no check, neither XML nor PDF.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReceivedDocument {
     /// Invoice, credit note, or unknown (not UBL).
-    #[serde(with = "crate::wire::text")]
     pub doc_type: ReceivedType,
     /// `cbc:InvoiceTypeCode` / `cbc:CreditNoteTypeCode` (`380`, `381`, `389`, …).
     pub type_code: Option<String>,
@@ -621,39 +618,11 @@ impl ReceivedDocument {
     /// lines, the reason as its one check.
     fn not_ubl(msg: &str) -> ReceivedDocument {
         ReceivedDocument {
-            doc_type: ReceivedType::Unknown,
-            type_code: None,
-            document_number: None,
-            order_number: None,
-            despatch_reference: None,
-            buyer_reference: None,
-            issue_date: None,
-            due_date: None,
-            tax_point_date: None,
-            delivery_date: None,
-            period_start: None,
-            period_end: None,
-            payment_remittance: None,
-            is_remittance_structured: false,
-            currency: None,
-            totals: StatedTotals::default(),
-            tax_exclusive_amount: None,
-            tax_amount: None,
-            total_amount: None,
-            paid_amount: None,
-            remaining_amount: None,
-            lines: Vec::new(),
-            allowance_charges: Vec::new(),
-            vat_breakdown: Vec::new(),
-            supplier: ReceivedParty::default(),
-            customer: ReceivedParty::default(),
             checks: vec![Check {
                 rule: "not_ubl".into(),
                 msg: msg.to_owned(),
             }],
-            xml: None,
-            xml_available: false,
-            pdf_available: false,
+            ..ReceivedDocument::default()
         }
     }
 
