@@ -35,8 +35,9 @@ impl Day {
 }
 
 /// Which root the document has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) enum Root {
+    #[default]
     Invoice,
     CreditNote,
 }
@@ -138,7 +139,7 @@ pub(crate) struct LineFacts {
 }
 
 /// Everything read from a UBL Invoice or CreditNote.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Facts {
     pub(crate) root: Root,
     pub(crate) type_code: Option<String>,
@@ -172,12 +173,14 @@ pub(crate) struct Facts {
 /// Why the bytes are not read as a UBL document: the `not_ubl` message.
 pub(crate) type NotUbl = String;
 
-/// Element names the reader looks at; everything else is `Other`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Element names the reader looks at; everything else is `Other`. The order is
+/// meaningful: the `cbc` names, whose text is read, are those from `StreetName` to
+/// `Value` ([`is_text_element`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum N {
     Other,
     Root,
-    // cbc
+    // cbc: text elements
     StreetName,
     AdditionalStreetName,
     CityName,
@@ -224,7 +227,7 @@ pub(super) enum N {
     PriceAmount,
     BaseQuantity,
     Value,
-    // cac
+    // cac: structure
     PostalAddress,
     Country,
     SupplierParty,
@@ -364,6 +367,8 @@ fn first(slot: &mut Option<String>, text: &str) {
     }
 }
 
+/// What has been read so far (the default: nothing).
+#[derive(Default)]
 pub(super) struct Builder {
     pub(super) facts: Facts,
     /// Whether the root's first `cac:LegalMonetaryTotal` is done.
@@ -419,11 +424,18 @@ impl Builder {
         Some(Num::Bad)
     }
 
-    fn set_num(&mut self, get: impl Fn(&mut Facts) -> &mut Num, text: &str, what: &'static str) {
-        let set = get(&mut self.facts).exists();
-        if let Some(n) = self.num(set, text, What::doc(what)) {
-            *get(&mut self.facts) = n;
-        }
+    /// Reads a number into the slot `get` finds, the first time only; whether it did.
+    fn num_into(
+        &mut self,
+        get: impl Fn(&mut Facts) -> Option<&mut Num>,
+        text: &str,
+        what: What<'_>,
+    ) -> bool {
+        let set = get(&mut self.facts).is_none_or(|n| n.exists());
+        let Some(n) = self.num(set, text, what) else {
+            return false;
+        };
+        get(&mut self.facts).map(|slot| *slot = n).is_some()
     }
 
     fn set_day(&mut self, get: impl Fn(&mut Facts) -> &mut Day, text: &str, what: &str) {
@@ -451,38 +463,18 @@ impl Builder {
         if !self.category_first {
             return;
         }
+        let Some(c) = get(&mut self.facts) else {
+            return;
+        };
         match tail {
-            [N::Id] => {
-                if let Some(c) = get(&mut self.facts) {
-                    if c.id.is_none() {
-                        c.id = Some(normalize_space(text).into_owned());
-                    }
-                }
-            }
+            [N::Id] if c.id.is_none() => c.id = Some(normalize_space(text).into_owned()),
             [N::Percent] => {
-                let set = get(&mut self.facts).is_none_or(|c| c.percent.exists());
-                if let Some(n) = self.num(set, text, what) {
-                    if let Some(c) = get(&mut self.facts) {
-                        c.percent = n;
-                    }
-                }
+                self.num_into(|f| get(f).map(|c| &mut c.percent), text, what);
             }
-            [N::ExemptionReason] => {
-                if let Some(c) = get(&mut self.facts) {
-                    first(&mut c.exemption_reason, text);
-                }
-            }
-            [N::ExemptionReasonCode] => {
-                if let Some(c) = get(&mut self.facts) {
-                    first(&mut c.exemption_reason_code, text);
-                }
-            }
-            [N::TaxScheme, N::Id] => {
-                if let Some(c) = get(&mut self.facts) {
-                    if c.scheme.is_none() {
-                        c.scheme = Some(lexical::is_vat_scheme(text));
-                    }
-                }
+            [N::ExemptionReason] => first(&mut c.exemption_reason, text),
+            [N::ExemptionReasonCode] => first(&mut c.exemption_reason_code, text),
+            [N::TaxScheme, N::Id] if c.scheme.is_none() => {
+                c.scheme = Some(lexical::is_vat_scheme(text));
             }
             _ => {}
         }
@@ -496,47 +488,22 @@ impl Builder {
         text: &str,
         place: Place,
     ) {
+        let Some(ac) = get(&mut self.facts) else {
+            return;
+        };
         match tail {
-            [N::ChargeIndicator] => {
-                if let Some(ac) = get(&mut self.facts) {
-                    if ac.indicator.is_none() {
-                        ac.indicator = Some(lexical::Indicator::of(text));
-                    }
-                }
+            [N::ChargeIndicator] if ac.indicator.is_none() => {
+                ac.indicator = Some(lexical::Indicator::of(text));
             }
-            [N::ReasonCode] => {
-                if let Some(ac) = get(&mut self.facts) {
-                    first(&mut ac.code, text);
-                }
+            [N::ReasonCode] => first(&mut ac.code, text),
+            [N::Reason] => first(&mut ac.reason, text),
+            [N::Amount] => {
+                let what = What("the allowance or charge amount", place);
+                self.num_into(|f| get(f).map(|ac| &mut ac.amount), text, what);
             }
-            [N::Reason] => {
-                if let Some(ac) = get(&mut self.facts) {
-                    first(&mut ac.reason, text);
-                }
-            }
-            [N::Amount | N::Multiplier] => {
-                let is_amount = tail == [N::Amount];
-                let set = get(&mut self.facts).is_none_or(|ac| {
-                    if is_amount {
-                        ac.amount.exists()
-                    } else {
-                        ac.rate.exists()
-                    }
-                });
-                let what = if is_amount {
-                    What("the allowance or charge amount", place)
-                } else {
-                    What("the allowance or charge percentage", place)
-                };
-                if let Some(n) = self.num(set, text, what) {
-                    if let Some(ac) = get(&mut self.facts) {
-                        if is_amount {
-                            ac.amount = n;
-                        } else {
-                            ac.rate = n;
-                        }
-                    }
-                }
+            [N::Multiplier] => {
+                let what = What("the allowance or charge percentage", place);
+                self.num_into(|f| get(f).map(|ac| &mut ac.rate), text, what);
             }
             [N::TaxCategory, rest @ ..] => {
                 let what = What("the allowance or charge VAT rate", place);
@@ -670,20 +637,18 @@ impl Builder {
             N::PayableAmount => (|f| &mut totals(f).payable, "BT-115 Amount due for payment"),
             _ => return,
         };
-        self.set_num(get, text, what);
+        self.num_into(|f| Some(get(f)), text, What::doc(what));
     }
 
     /// The root's `cac:TaxTotal/cbc:TaxAmount` (BT-110) and its currency.
     fn tax_total_value(&mut self, text: &str, attr: Option<&str>) {
         let what = What::doc("BT-110 Invoice total VAT amount");
-        let set = self
-            .facts
-            .tax_totals
-            .last()
-            .is_none_or(|t| t.amount.exists());
-        if let Some(n) = self.num(set, text, what) {
+        if self.num_into(
+            |f| f.tax_totals.last_mut().map(|t| &mut t.amount),
+            text,
+            what,
+        ) {
             if let Some(t) = self.facts.tax_totals.last_mut() {
-                t.amount = n;
                 t.currency = attr.map(str::to_owned);
             }
         }
@@ -691,52 +656,27 @@ impl Builder {
 
     /// A value of line `index`'s `cac:Item`.
     fn item_value(&mut self, index: usize, rest: &[N], text: &str) {
-        let place = Place(Some(index));
+        let Some(l) = line(&mut self.facts, index) else {
+            return;
+        };
         match rest {
-            [N::Name] => {
-                if let Some(l) = line(&mut self.facts, index) {
-                    first(&mut l.item_name, text);
-                }
-            }
-            [N::Description] => {
-                if let Some(l) = line(&mut self.facts, index) {
-                    first(&mut l.item_description, text);
-                }
-            }
-            [N::SellersItemId, N::Id] => {
-                if let Some(l) = line(&mut self.facts, index) {
-                    first(&mut l.sellers_id, text);
-                }
-            }
-            [N::StandardItemId, N::Id] => {
-                if let Some(l) = line(&mut self.facts, index) {
-                    first(&mut l.standard_id, text);
-                }
-            }
+            [N::Name] => first(&mut l.item_name, text),
+            [N::Description] => first(&mut l.item_description, text),
+            [N::SellersItemId, N::Id] => first(&mut l.sellers_id, text),
+            [N::StandardItemId, N::Id] => first(&mut l.standard_id, text),
             [N::ItemProperty, N::Name] => {
-                if let Some(p) = line(&mut self.facts, index).and_then(|l| l.properties.last_mut())
-                {
-                    if p.0.is_empty() {
-                        lexical::trim(text).clone_into(&mut p.0);
-                    }
+                if let Some(p) = l.properties.last_mut().filter(|p| p.0.is_empty()) {
+                    lexical::trim(text).clone_into(&mut p.0);
                 }
             }
             [N::ItemProperty, N::Value] => {
-                if let Some(p) = line(&mut self.facts, index).and_then(|l| l.properties.last_mut())
-                {
-                    if p.1.is_none() {
-                        p.1 = Some(lexical::trim(text).to_owned());
-                    }
+                if let Some(p) = l.properties.last_mut().filter(|p| p.1.is_none()) {
+                    p.1 = Some(lexical::trim(text).to_owned());
                 }
             }
             [N::ClassifiedTaxCategory, cat @ ..] => {
-                let what = What("BT-152 Invoiced item VAT rate", place);
-                self.category_value(
-                    |f| f.lines.get_mut(index).map(|l| &mut l.category),
-                    cat,
-                    text,
-                    what,
-                );
+                let what = What("BT-152 Invoiced item VAT rate", Place(Some(index)));
+                self.category_value(|f| line(f, index).map(|l| &mut l.category), cat, text, what);
             }
             _ => {}
         }
@@ -751,29 +691,13 @@ impl Builder {
             }
         }
         match tail {
-            [N::TaxableAmount | N::TaxAmount] => {
-                let taxable = tail == [N::TaxableAmount];
-                let set = sub(&mut self.facts, root_level).is_none_or(|s| {
-                    if taxable {
-                        s.taxable.exists()
-                    } else {
-                        s.tax.exists()
-                    }
-                });
-                let what = What::doc(if taxable {
-                    "BT-116 VAT category taxable amount"
-                } else {
-                    "BT-117 VAT category tax amount"
-                });
-                if let Some(n) = self.num(set, text, what) {
-                    if let Some(s) = sub(&mut self.facts, root_level) {
-                        if taxable {
-                            s.taxable = n;
-                        } else {
-                            s.tax = n;
-                        }
-                    }
-                }
+            [N::TaxableAmount] => {
+                let what = What::doc("BT-116 VAT category taxable amount");
+                self.num_into(|f| sub(f, root_level).map(|s| &mut s.taxable), text, what);
+            }
+            [N::TaxAmount] => {
+                let what = What::doc("BT-117 VAT category tax amount");
+                self.num_into(|f| sub(f, root_level).map(|s| &mut s.tax), text, what);
             }
             [N::TaxCategory, rest @ ..] => self.category_value(
                 |f| sub(f, root_level).map(|s| &mut s.category),
@@ -791,60 +715,41 @@ impl Builder {
         };
         let place = Place(Some(index));
         match tail {
-            [N::InvoicedQuantity | N::CreditedQuantity] => {
-                let invoiced = tail == [N::InvoicedQuantity];
-                let set = line(&mut self.facts, index).is_none_or(|l| {
-                    if invoiced {
-                        l.invoiced_quantity.exists()
-                    } else {
-                        l.credited_quantity.exists()
-                    }
-                });
+            [N::InvoicedQuantity] => {
                 let what = What("BT-129 Invoiced quantity", place);
-                if let Some(n) = self.num(set, text, what) {
+                if self.num_into(
+                    |f| line(f, index).map(|l| &mut l.invoiced_quantity),
+                    text,
+                    what,
+                ) {
                     if let Some(l) = line(&mut self.facts, index) {
-                        if invoiced {
-                            l.invoiced_quantity = n;
-                            l.invoiced_unit = attr.and_then(text_field);
-                        } else {
-                            l.credited_quantity = n;
-                            l.credited_unit = attr.and_then(text_field);
-                        }
+                        l.invoiced_unit = attr.and_then(text_field);
+                    }
+                }
+            }
+            [N::CreditedQuantity] => {
+                let what = What("BT-129 Invoiced quantity", place);
+                if self.num_into(
+                    |f| line(f, index).map(|l| &mut l.credited_quantity),
+                    text,
+                    what,
+                ) {
+                    if let Some(l) = line(&mut self.facts, index) {
+                        l.credited_unit = attr.and_then(text_field);
                     }
                 }
             }
             [N::LineExtensionAmount] => {
-                let set = line(&mut self.facts, index).is_none_or(|l| l.net.exists());
                 let what = What("BT-131 Invoice line net amount", place);
-                if let Some(n) = self.num(set, text, what) {
-                    if let Some(l) = line(&mut self.facts, index) {
-                        l.net = n;
-                    }
-                }
+                self.num_into(|f| line(f, index).map(|l| &mut l.net), text, what);
             }
-            [N::Price, N::PriceAmount | N::BaseQuantity] => {
-                let price = tail[1] == N::PriceAmount;
-                let set = line(&mut self.facts, index).is_none_or(|l| {
-                    if price {
-                        l.price.exists()
-                    } else {
-                        l.base_quantity.exists()
-                    }
-                });
-                let what = if price {
-                    What("BT-146 Item net price", place)
-                } else {
-                    What("BT-149 Item price base quantity", place)
-                };
-                if let Some(n) = self.num(set, text, what) {
-                    if let Some(l) = line(&mut self.facts, index) {
-                        if price {
-                            l.price = n;
-                        } else {
-                            l.base_quantity = n;
-                        }
-                    }
-                }
+            [N::Price, N::PriceAmount] => {
+                let what = What("BT-146 Item net price", place);
+                self.num_into(|f| line(f, index).map(|l| &mut l.price), text, what);
+            }
+            [N::Price, N::BaseQuantity] => {
+                let what = What("BT-149 Item price base quantity", place);
+                self.num_into(|f| line(f, index).map(|l| &mut l.base_quantity), text, what);
             }
             [N::AllowanceCharge, rest @ ..] => self.ac_value(
                 |f| {
@@ -891,41 +796,32 @@ impl Builder {
             [N::MonetaryTotal] if !self.totals_done && self.facts.totals.is_none() => {
                 self.facts.totals = Some(Totals::default());
             }
-            [N::TaxTotal, N::TaxSubtotal, N::TaxCategory] => {
-                let s = self
-                    .facts
-                    .tax_totals
-                    .last_mut()
-                    .and_then(|t| t.subtotals.last_mut());
-                self.category_first =
-                    s.is_some_and(|s| !std::mem::replace(&mut s.category.seen, true));
-            }
-            [.., N::TaxTotal, N::TaxSubtotal, N::TaxCategory] => {
-                let s = self.facts.nested_subtotals.last_mut();
-                self.category_first =
-                    s.is_some_and(|s| !std::mem::replace(&mut s.category.seen, true));
-            }
-            [N::AllowanceCharge, N::TaxCategory] => {
-                let ac = self.facts.allowance_charges.last_mut();
-                self.category_first =
-                    ac.is_some_and(|ac| !std::mem::replace(&mut ac.category.seen, true));
-            }
-            [N::Line, N::AllowanceCharge, N::TaxCategory] => {
-                let ac = self
-                    .facts
-                    .lines
-                    .last_mut()
-                    .and_then(|l| l.allowance_charges.last_mut());
-                self.category_first =
-                    ac.is_some_and(|ac| !std::mem::replace(&mut ac.category.seen, true));
-            }
-            [N::Line, N::Item, N::ClassifiedTaxCategory] => {
-                let l = self.facts.lines.last_mut();
-                self.category_first =
-                    l.is_some_and(|l| !std::mem::replace(&mut l.category.seen, true));
-            }
             _ => {}
         }
+        let f = &mut self.facts;
+        let category = match path {
+            [N::TaxTotal, N::TaxSubtotal, N::TaxCategory] => f
+                .tax_totals
+                .last_mut()
+                .and_then(|t| t.subtotals.last_mut())
+                .map(|s| &mut s.category),
+            [.., N::TaxTotal, N::TaxSubtotal, N::TaxCategory] => {
+                f.nested_subtotals.last_mut().map(|s| &mut s.category)
+            }
+            [N::AllowanceCharge, N::TaxCategory] => {
+                f.allowance_charges.last_mut().map(|ac| &mut ac.category)
+            }
+            [N::Line, N::AllowanceCharge, N::TaxCategory] => f
+                .lines
+                .last_mut()
+                .and_then(|l| l.allowance_charges.last_mut())
+                .map(|ac| &mut ac.category),
+            [N::Line, N::Item, N::ClassifiedTaxCategory] => {
+                f.lines.last_mut().map(|l| &mut l.category)
+            }
+            _ => return,
+        };
+        self.category_first = category.is_some_and(|c| !std::mem::replace(&mut c.seen, true));
     }
 
     /// The end of a structural element at `path` (the root excluded).
@@ -945,41 +841,6 @@ impl Builder {
                 }
             }
             _ => {}
-        }
-    }
-}
-
-impl Builder {
-    /// Nothing read yet.
-    pub(super) fn new() -> Builder {
-        Builder {
-            facts: Facts {
-                root: Root::Invoice,
-                type_code: None,
-                id: None,
-                issue_date: Day::Absent,
-                due_date: Day::Absent,
-                payment_due_date: Day::Absent,
-                tax_point_date: Day::Absent,
-                delivery_date: Day::Absent,
-                period_start: Day::Absent,
-                period_end: Day::Absent,
-                currencies: Vec::new(),
-                buyer_reference: None,
-                order_number: None,
-                despatch_reference: None,
-                payment_id: None,
-                supplier: PartyFacts::default(),
-                customer: PartyFacts::default(),
-                totals: None,
-                tax_totals: Vec::new(),
-                nested_subtotals: Vec::new(),
-                allowance_charges: Vec::new(),
-                lines: Vec::new(),
-                unreadable: Vec::new(),
-            },
-            totals_done: false,
-            category_first: false,
         }
     }
 }
@@ -1018,37 +879,7 @@ pub(super) fn wanted_attribute(n: N) -> Option<&'static str> {
 
 /// Whether the reader keeps the text of an element of this name.
 pub(super) fn is_text_element(n: N) -> bool {
-    !matches!(
-        n,
-        N::Other
-            | N::Root
-            | N::PostalAddress
-            | N::Country
-            | N::SupplierParty
-            | N::CustomerParty
-            | N::Party
-            | N::PartyName
-            | N::PartyTaxScheme
-            | N::TaxScheme
-            | N::PartyLegalEntity
-            | N::InvoicePeriod
-            | N::OrderReference
-            | N::DespatchReference
-            | N::Delivery
-            | N::PaymentMeans
-            | N::AllowanceCharge
-            | N::TaxCategory
-            | N::ClassifiedTaxCategory
-            | N::TaxTotal
-            | N::TaxSubtotal
-            | N::MonetaryTotal
-            | N::Line
-            | N::Item
-            | N::SellersItemId
-            | N::StandardItemId
-            | N::ItemProperty
-            | N::Price
-    )
+    (N::StreetName..=N::Value).contains(&n)
 }
 
 /// The end of the element on top of the stack: its text if it was being read, then

@@ -68,7 +68,7 @@ pub(crate) fn agrees_with_quick_xml(text: &str) -> Option<bool> {
 pub(crate) fn read_facts_slow(text: &str) -> Result<Facts, NotUbl> {
     let mut reader = NsReader::from_str(text);
     let mut w = Walk {
-        b: Builder::new(),
+        b: Builder::default(),
         stack: Vec::new(),
         root_seen: false,
         root_open: false,

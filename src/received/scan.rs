@@ -270,7 +270,7 @@ fn misc(s: &[u8], mut i: usize) -> Option<usize> {
 /// quick-xml reads it).
 pub(crate) fn read_facts(text: &str) -> Option<Facts> {
     let s = text.as_bytes();
-    let mut b = Builder::new();
+    let mut b = Builder::default();
     // the root's start tag
     let root_at = misc(s, 0)?;
     let root = name_at(s, root_at)?;
