@@ -6,6 +6,17 @@
 //! checks (`received`) both read their rules from here.
 
 pub(crate) mod codes;
+
+/// The UBL 2.1 namespaces the writer writes and the readers read.
+pub(crate) const NS_CAC: &str =
+    "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
+/// See [`NS_CAC`].
+pub(crate) const NS_CBC: &str =
+    "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+/// See [`NS_CAC`].
+pub(crate) const NS_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
+/// See [`NS_CAC`].
+pub(crate) const NS_CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
 pub(crate) mod sums;
 pub(crate) mod xpath;
 

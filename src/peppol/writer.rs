@@ -7,17 +7,15 @@ use crate::compute::{AllowanceCharge, AllowanceKind, AllowanceValue};
 use crate::context::DeliveryLocation;
 use crate::document::{Document, Line};
 use crate::en16931::codes;
+use crate::language::Language;
 use crate::money::Currency;
 use crate::party::{filled, is_blank, Address, Party};
-use crate::terms::Basis;
+use crate::pdf::labels::terms_in_words;
 use crate::vat::VatCode;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
-const NS_CAC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
-const NS_CBC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
-const NS_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
-const NS_CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
+use crate::en16931::{NS_CAC, NS_CBC, NS_CREDIT_NOTE, NS_INVOICE};
 
 /// Whether a reason code is, exactly, in the CEN code list of its kind (BR-CL-19,
 /// BR-CL-20): only such a code is written as `cbc:AllowanceChargeReasonCode`.
@@ -32,20 +30,6 @@ pub(crate) fn code_accepted(kind: AllowanceKind, code: &str) -> bool {
 /// A date as UBL writes it.
 fn day(d: NaiveDate) -> String {
     d.format("%Y-%m-%d").to_string()
-}
-
-/// The payment terms in words (docs/peppol.md §2).
-pub(crate) fn terms_text(doc: &Document) -> String {
-    let n = doc.payment_terms.days();
-    match doc.payment_terms.basis() {
-        Basis::DocumentDate => format!("Payment within {n} days of the invoice date"),
-        Basis::FollowingMonth => {
-            format!("Payment {n} days after the first day of the following month")
-        }
-        Basis::MonthEnd => format!(
-            "Payment at the end of the month in which the date {n} days after the invoice date falls"
-        ),
-    }
 }
 
 /// The reason code written for an allowance or charge: its code, when it is exactly
@@ -125,33 +109,32 @@ struct W<'a> {
 }
 
 impl W<'_> {
+    /// An amount rounded to the currency's minor unit, with its currency.
     fn amount(&mut self, name: &str, value: Decimal) {
-        let rounded = self.currency.round(value);
-        let text = plain(rounded, &mut self.buf);
-        match AMOUNT_TAGS.iter().position(|t| *t == name) {
-            Some(i) => {
-                let start = self.amount_starts.get(i).map_or("", String::as_str);
-                self.x.leaf_raw_start(start, name, &text);
-            }
-            None => self.x.leaf_with(name, &[("currencyID", self.cur)], &text),
-        }
+        self.amount_exact(name, self.currency.round(value));
     }
 
-    fn tax_category(&mut self, name: &str, code: VatCode, rate: Option<Decimal>) {
+    /// A VAT category: its code, its percent, the exemption of a VAT group (code and
+    /// reason), the VAT scheme.
+    fn tax_category(
+        &mut self,
+        name: &str,
+        code: VatCode,
+        rate: Option<Decimal>,
+        exemption: Option<(Option<&str>, String)>,
+    ) {
         self.x.open(name);
         self.x.leaf("cbc:ID", code.category());
         if let Some(p) = category_percent(code, rate) {
             let text = plain(p, &mut self.buf);
             self.x.leaf("cbc:Percent", &text);
         }
-        self.tax_scheme();
+        if let Some((code, reason)) = exemption {
+            self.x.opt_leaf("cbc:TaxExemptionReasonCode", code);
+            self.x.leaf("cbc:TaxExemptionReason", &reason);
+        }
+        self.x.wrapped("cac:TaxScheme", "cbc:ID", "VAT");
         self.x.close(name);
-    }
-
-    fn tax_scheme(&mut self) {
-        self.x.open("cac:TaxScheme");
-        self.x.leaf("cbc:ID", "VAT");
-        self.x.close("cac:TaxScheme");
     }
 
     fn address(&mut self, name: &str, a: &Address) {
@@ -172,9 +155,7 @@ impl W<'_> {
         self.x.opt_leaf("cbc:PostalZone", filled(&a.postal_code));
         self.x.opt_leaf("cbc:CountrySubentity", filled(&a.province));
         if let Some(cc) = filled(&a.country_code) {
-            self.x.open("cac:Country");
-            self.x.leaf("cbc:IdentificationCode", cc);
-            self.x.close("cac:Country");
+            self.x.wrapped("cac:Country", "cbc:IdentificationCode", cc);
         }
         self.x.close(name);
     }
@@ -188,9 +169,7 @@ impl W<'_> {
         }
         let name = filled(&p.name);
         if let Some(name) = name {
-            self.x.open("cac:PartyName");
-            self.x.leaf("cbc:Name", name);
-            self.x.close("cac:PartyName");
+            self.x.wrapped("cac:PartyName", "cbc:Name", name);
         }
         if let Some(a) = &p.address {
             self.address("cac:PostalAddress", a);
@@ -198,7 +177,7 @@ impl W<'_> {
         if let Some(vat) = filled(&p.vat_number) {
             self.x.open("cac:PartyTaxScheme");
             self.x.leaf("cbc:CompanyID", vat);
-            self.tax_scheme();
+            self.x.wrapped("cac:TaxScheme", "cbc:ID", "VAT");
             self.x.close("cac:PartyTaxScheme");
         }
         let enterprise = filled(&p.enterprise_number);
@@ -212,9 +191,7 @@ impl W<'_> {
             self.x.close("cac:PartyLegalEntity");
         }
         if let Some(email) = filled(&p.email) {
-            self.x.open("cac:Contact");
-            self.x.leaf("cbc:ElectronicMail", email);
-            self.x.close("cac:Contact");
+            self.x.wrapped("cac:Contact", "cbc:ElectronicMail", email);
         }
         self.x.close("cac:Party");
         self.x.close(role);
@@ -252,9 +229,7 @@ impl W<'_> {
         }
         if let Some(name) = name {
             self.x.open("cac:DeliveryParty");
-            self.x.open("cac:PartyName");
-            self.x.leaf("cbc:Name", name);
-            self.x.close("cac:PartyName");
+            self.x.wrapped("cac:PartyName", "cbc:Name", name);
             self.x.close("cac:DeliveryParty");
         }
         self.x.close("cac:Delivery");
@@ -273,9 +248,8 @@ impl W<'_> {
             self.x.open("cac:PayeeFinancialAccount");
             self.x.leaf("cbc:ID", iban);
             if let Some(bic) = filled(&payee.bic).filter(|_| payee_bic) {
-                self.x.open("cac:FinancialInstitutionBranch");
-                self.x.leaf("cbc:ID", bic);
-                self.x.close("cac:FinancialInstitutionBranch");
+                self.x
+                    .wrapped("cac:FinancialInstitutionBranch", "cbc:ID", bic);
             }
             self.x.close("cac:PayeeFinancialAccount");
         }
@@ -315,7 +289,7 @@ impl W<'_> {
             self.amount("cbc:BaseAmount", base);
         }
         if let Some((code, rate)) = category {
-            self.tax_category("cac:TaxCategory", code, rate);
+            self.tax_category("cac:TaxCategory", code, rate, None);
         }
         self.x.close("cac:AllowanceCharge");
     }
@@ -345,18 +319,8 @@ impl W<'_> {
             self.x.open("cac:TaxSubtotal");
             self.amount("cbc:TaxableAmount", g.taxable_amount);
             self.amount("cbc:TaxAmount", g.tax_amount);
-            self.x.open("cac:TaxCategory");
-            self.x.leaf("cbc:ID", g.vat_code.category());
-            if let Some(p) = category_percent(g.vat_code, g.vat_rate) {
-                let text = plain(p, &mut self.buf);
-                self.x.leaf("cbc:Percent", &text);
-            }
-            if let Some((code, reason)) = doc.exemption_mention(i) {
-                self.x.opt_leaf("cbc:TaxExemptionReasonCode", code);
-                self.x.leaf("cbc:TaxExemptionReason", &reason);
-            }
-            self.tax_scheme();
-            self.x.close("cac:TaxCategory");
+            let exemption = doc.exemption_mention(i);
+            self.tax_category("cac:TaxCategory", g.vat_code, g.vat_rate, exemption);
             self.x.close("cac:TaxSubtotal");
         }
         self.x.close("cac:TaxTotal");
@@ -413,16 +377,15 @@ impl W<'_> {
             .opt_leaf("cbc:Description", filled(&line.item_description));
         self.x.opt_leaf("cbc:Name", filled(&line.item_name));
         if let Some(code) = filled(&line.product_code) {
-            self.x.open("cac:SellersItemIdentification");
-            self.x.leaf("cbc:ID", code);
-            self.x.close("cac:SellersItemIdentification");
+            self.x
+                .wrapped("cac:SellersItemIdentification", "cbc:ID", code);
         }
         if let Some(id) = filled(&line.item_identification) {
             self.x.open("cac:StandardItemIdentification");
             self.x.leaf_with("cbc:ID", &[("schemeID", "0160")], id);
             self.x.close("cac:StandardItemIdentification");
         }
-        self.tax_category("cac:ClassifiedTaxCategory", p.vat_code, p.vat_rate);
+        self.tax_category("cac:ClassifiedTaxCategory", p.vat_code, p.vat_rate, None);
         for (name, value) in item_properties(line) {
             self.x.open("cac:AdditionalItemProperty");
             self.x.leaf("cbc:Name", name);
@@ -483,7 +446,6 @@ pub(crate) fn has_kind(doc: &Document, kind: AllowanceKind) -> bool {
     doc.allowance_charges.iter().any(|a| a.kind == kind)
 }
 
-/// Writes the UBL of `doc` with the parties in their roles.
 /// A file embedded as a `cac:AdditionalDocumentReference` (docs/files.md §3): its ID,
 /// description, media type, filename and bytes.
 pub(crate) struct Reference<'a> {
@@ -588,14 +550,10 @@ pub(crate) fn write<O: std::io::Write + ?Sized>(
         w.x.close("cac:InvoicePeriod");
     }
     if let Some(order) = filled(&doc.order_number) {
-        w.x.open("cac:OrderReference");
-        w.x.leaf("cbc:ID", order);
-        w.x.close("cac:OrderReference");
+        w.x.wrapped("cac:OrderReference", "cbc:ID", order);
     }
     if let Some(despatch) = filled(&doc.despatch_reference) {
-        w.x.open("cac:DespatchDocumentReference");
-        w.x.leaf("cbc:ID", despatch);
-        w.x.close("cac:DespatchDocumentReference");
+        w.x.wrapped("cac:DespatchDocumentReference", "cbc:ID", despatch);
     }
     w.x.drain_into(out)?;
     write_references(out, references)?;
@@ -603,9 +561,8 @@ pub(crate) fn write<O: std::io::Write + ?Sized>(
     w.party("cac:AccountingCustomerParty", roles.buyer);
     w.delivery(location);
     w.payment_means(kind, roles.seller, roles.seller_is_company);
-    w.x.open("cac:PaymentTerms");
-    w.x.leaf("cbc:Note", &terms_text(doc));
-    w.x.close("cac:PaymentTerms");
+    let terms = terms_in_words(doc.payment_terms, Language::En);
+    w.x.wrapped("cac:PaymentTerms", "cbc:Note", &terms);
     w.document_allowances();
     w.tax_total();
     w.totals();

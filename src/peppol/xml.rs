@@ -92,6 +92,13 @@ impl Xml {
     }
 
     /// An element holding text, written only when there is text.
+    /// `<outer><name>text</name></outer>`.
+    pub(crate) fn wrapped(&mut self, outer: &str, name: &str, text: &str) {
+        self.open(outer);
+        self.leaf(name, text);
+        self.close(outer);
+    }
+
     pub(crate) fn opt_leaf(&mut self, name: &str, text: Option<&str>) {
         if let Some(text) = text {
             self.leaf(name, text);

@@ -11,8 +11,7 @@ use quick_xml::events::Event;
 use quick_xml::name::ResolveResult;
 use quick_xml::NsReader;
 
-const CAC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
-const CBC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+use crate::en16931::{NS_CAC as CAC, NS_CBC as CBC};
 
 /// The path of an embedded object below the root: namespace, local name.
 const PATH: [(&str, &str); 3] = [

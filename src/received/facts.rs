@@ -7,12 +7,7 @@ use super::lexical;
 use super::Check;
 use crate::en16931::xpath::normalize_space;
 
-pub(super) const NS_CBC: &str =
-    "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
-pub(super) const NS_CAC: &str =
-    "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2";
-pub(super) const NS_INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
-pub(super) const NS_CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
+pub(super) use crate::en16931::{NS_CAC, NS_CBC, NS_CREDIT_NOTE, NS_INVOICE};
 
 pub(crate) use crate::en16931::sums::{Num, Totals};
 
