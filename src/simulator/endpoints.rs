@@ -110,7 +110,7 @@ impl Simulator {
                     return (200, Reply::Stored(id));
                 }
                 match self.received.get(&id) {
-                    Some(inbox) => (200, inbox.to_json(&id)),
+                    Some(r) => (200, r.to_json()),
                     None => not_found_id("document", &id),
                 }
             }
@@ -269,17 +269,17 @@ impl Simulator {
         let Some(inbox) = self.received.get(id) else {
             return not_found_id("document", id);
         };
-        let current = inbox.to_json(id);
+        let current = inbox.to_json();
         let attempt =
-            lifecycle::patch_received(caller.permissions, &inbox.doc, &current, body.json());
+            lifecycle::patch_received(caller.permissions, &inbox.document, &current, body.json());
         if let Body::Invalid { text, reason } = body {
             return invalid_body_answer(attempt, text, reason, false);
         }
         match attempt {
             Ok(doc) => {
                 let mut next = inbox.clone();
-                next.doc = doc;
-                let answer = (200, next.to_json(id));
+                next.document = doc;
+                let answer = (200, next.to_json());
                 if !caller.sandbox {
                     self.received.insert(id.to_owned(), next);
                     self.documents.written.insert(id.to_owned());

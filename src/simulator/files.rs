@@ -187,7 +187,7 @@ impl Simulator {
         let number = if let Some(doc) = self.documents.get(id) {
             doc.document_number.clone()
         } else if let Some(inbox) = self.received.get(id) {
-            inbox.doc.document_number.clone().unwrap_or_default()
+            inbox.document.document_number.clone().unwrap_or_default()
         } else {
             return not_found_id("document", id);
         };

@@ -15,9 +15,9 @@
 use super::endpoints::{error, Answer};
 use super::record::{is_run_id, malformed, parse_date_time, Object};
 use super::{ScenarioError, Simulator};
-use crate::context::RelationKind;
 use crate::error::{ErrorCode, Loc};
-use crate::received::{self, ReceivedDocument, ResponseInfo};
+use crate::received;
+use crate::stored::{StoredReceived, StoredRelation};
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -43,63 +43,6 @@ const TYPES: [&str; 6] = [
     "other_document",
     "unknown",
 ];
-
-/// A received document with what only the world knows of it.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Inbox {
-    pub(crate) doc: ReceivedDocument,
-    origin: String,
-    type_override: Option<String>,
-    create_date: DateTime<Utc>,
-    relation: Option<(String, RelationKind)>,
-    journal_id: Option<String>,
-}
-
-impl Inbox {
-    /// A received document from its stored form.
-    pub(crate) fn from_stored(r: crate::stored::StoredReceived) -> Inbox {
-        Inbox {
-            doc: r.document,
-            origin: r.origin,
-            type_override: r.type_override,
-            create_date: r.create_date,
-            relation: r.relation.map(|rel| (rel.id, rel.kind)),
-            journal_id: r.journal_id,
-        }
-    }
-
-    /// The stored form of the document `id` (see [`crate::stored`]).
-    pub(crate) fn stored(&self, id: &str) -> crate::stored::StoredReceived {
-        crate::stored::StoredReceived {
-            id: id.to_owned(),
-            origin: self.origin.clone(),
-            type_override: self.type_override.clone(),
-            create_date: self.create_date,
-            relation: self
-                .relation
-                .as_ref()
-                .map(|(r, k)| crate::stored::StoredRelation {
-                    id: r.clone(),
-                    kind: *k,
-                }),
-            journal_id: self.journal_id.clone(),
-            document: self.doc.clone(),
-        }
-    }
-
-    /// The response shape of the document `id`.
-    pub(crate) fn to_json(&self, id: &str) -> Value {
-        let info = ResponseInfo {
-            origin: &self.origin,
-            type_override: self.type_override.as_deref(),
-            create_date: Some(self.create_date),
-            relation: self.relation.as_ref().map(|(r, k)| (r.as_str(), *k)),
-            journal_id: self.journal_id.as_deref(),
-            ..ResponseInfo::new(id)
-        };
-        self.doc.to_json(&info)
-    }
-}
 
 /// An optional string key of one of the allowed values.
 fn one_of(
@@ -233,14 +176,15 @@ pub(crate) fn read_received(
             .journal_category()
             .and_then(|c| sim.world.defaults.get(&c).cloned());
         sim.received.insert(
-            id,
-            Inbox {
-                doc,
+            id.clone(),
+            StoredReceived {
+                id,
                 origin,
                 type_override,
                 create_date,
-                relation,
+                relation: relation.map(|(id, kind)| StoredRelation { id, kind }),
                 journal_id,
+                document: doc,
             },
         );
     }
@@ -249,8 +193,8 @@ pub(crate) fn read_received(
 
 impl Simulator {
     /// `GET /documents/{id}/ubl` of a received document: the XML it came with.
-    pub(super) fn received_ubl(inbox: &Inbox, id: &str) -> Answer {
-        match (&inbox.doc.xml, inbox.doc.xml_available) {
+    pub(super) fn received_ubl(inbox: &StoredReceived, id: &str) -> Answer {
+        match (&inbox.document.xml, inbox.document.xml_available) {
             (Some(xml), true) => (200, json!({"xml": xml, "findings": []})),
             _ => super::endpoints::one(
                 ErrorCode::XmlNotAvailable,

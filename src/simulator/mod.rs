@@ -127,7 +127,7 @@ pub struct Simulator {
     clients: Clients,
     tokens: Tokens,
     documents: documents::Documents,
-    received: BTreeMap<String, inbox::Inbox>,
+    received: BTreeMap<String, crate::stored::StoredReceived>,
     files: files::Files,
     created_live: u64,
     created_sandbox: u64,
@@ -177,8 +177,8 @@ impl Simulator {
         let issued = self.documents.iter().cloned().map(StoredDocument::Issued);
         let received = self
             .received
-            .iter()
-            .map(|(id, inbox)| StoredDocument::Received(Box::new(inbox.stored(id))));
+            .values()
+            .map(|r| StoredDocument::Received(Box::new(r.clone())));
         issued.chain(received).collect()
     }
 
@@ -190,7 +190,7 @@ impl Simulator {
         }
         self.received
             .get(id)
-            .map(|inbox| StoredDocument::Received(Box::new(inbox.stored(id))))
+            .map(|r| StoredDocument::Received(Box::new(r.clone())))
     }
 
     /// The ids of the documents written (created, changed, moved by `TICK`) since the
@@ -237,7 +237,7 @@ impl Simulator {
             match doc {
                 StoredDocument::Issued(d) => self.store(id, d),
                 StoredDocument::Received(r) => {
-                    self.received.insert(id, inbox::Inbox::from_stored(*r));
+                    self.received.insert(id, *r);
                 }
             }
         }
