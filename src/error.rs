@@ -168,14 +168,15 @@ impl ErrorCode {
     }
 }
 
-/// One step of an error's location: an object key or a list index (from 0).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// One step of an error's location: a list index (from 0) or an object key. They
+/// order as declared: an index before a key, indexes by number, keys by text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LocItem {
+    /// A list index, counted from 0.
+    Index(usize),
     /// An object key, or a section such as `body`, `query`, `path`. Shared, so that the
     /// location of every line of a body reuses its parents without copying them.
     Key(Arc<str>),
-    /// A list index, counted from 0.
-    Index(usize),
 }
 
 impl From<&str> for LocItem {
@@ -191,7 +192,7 @@ impl From<usize> for LocItem {
 }
 
 /// Where an error is: a path such as `["body", "lines", 3, "quantity"]`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Loc(pub Vec<LocItem>);
 
 impl Loc {
@@ -460,36 +461,6 @@ impl From<ValidationError> for ApiError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("storage: {0}")]
 pub struct ContextError(pub String);
-
-impl PartialOrd for LocItem {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for LocItem {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        use std::cmp::Ordering;
-        match (self, other) {
-            (LocItem::Index(a), LocItem::Index(b)) => a.cmp(b),
-            (LocItem::Key(a), LocItem::Key(b)) => a.cmp(b),
-            (LocItem::Index(_), LocItem::Key(_)) => Ordering::Less,
-            (LocItem::Key(_), LocItem::Index(_)) => Ordering::Greater,
-        }
-    }
-}
-
-impl PartialOrd for Loc {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Loc {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.cmp(&other.0)
-    }
-}
 
 #[cfg(test)]
 mod tests;

@@ -263,30 +263,12 @@ impl Patching<'_> {
             self.next.payment_terms = t;
         }
         check_not_future(&f.delivery_date, "delivery_date", today, &mut self.errors);
-        let optional_dates = [
-            ("tax_point_date", &f.tax_point_date),
-            ("delivery_date", &f.delivery_date),
-            ("period_start", &f.period_start),
-            ("period_end", &f.period_end),
-        ];
-        for (key, field) in optional_dates {
-            let new = match field {
-                Field::Valid(d) => Some(*d),
-                Field::Null => None,
-                _ => continue,
-            };
-            let slot = match key {
-                "tax_point_date" => &mut self.next.tax_point_date,
-                "delivery_date" => &mut self.next.delivery_date,
-                "period_start" => &mut self.next.period_start,
-                _ => &mut self.next.period_end,
-            };
-            let changed = new != *slot;
-            *slot = new;
-            if changed {
-                self.changed(key);
-            }
-        }
+        self.set("tax_point_date", &f.tax_point_date, |d| {
+            &mut d.tax_point_date
+        });
+        self.set("delivery_date", &f.delivery_date, |d| &mut d.delivery_date);
+        self.set("period_start", &f.period_start, |d| &mut d.period_start);
+        self.set("period_end", &f.period_end, |d| &mut d.period_end);
         if !f.period_start.is_invalid() && !f.period_end.is_invalid() {
             check_period(
                 self.next.period_start,
@@ -339,29 +321,34 @@ impl Patching<'_> {
     /// The optional texts: order_number, despatch_reference, buyer_reference,
     /// legal_notice.
     fn texts(&mut self, f: &BodyFields) {
-        let texts = [
-            ("order_number", &f.order_number),
-            ("despatch_reference", &f.despatch_reference),
-            ("buyer_reference", &f.buyer_reference),
-            ("legal_notice", &f.legal_notice),
-        ];
-        for (key, field) in texts {
-            let new = match field {
-                Field::Valid(s) => Some(s.clone()),
-                Field::Null => None,
-                _ => continue,
-            };
-            let slot = match key {
-                "order_number" => &mut self.next.order_number,
-                "despatch_reference" => &mut self.next.despatch_reference,
-                "buyer_reference" => &mut self.next.buyer_reference,
-                _ => &mut self.next.legal_notice,
-            };
-            let changed = new != *slot;
-            *slot = new;
-            if changed {
-                self.changed(key);
-            }
+        self.set("order_number", &f.order_number, |d| &mut d.order_number);
+        self.set("despatch_reference", &f.despatch_reference, |d| {
+            &mut d.despatch_reference
+        });
+        self.set("buyer_reference", &f.buyer_reference, |d| {
+            &mut d.buyer_reference
+        });
+        self.set("legal_notice", &f.legal_notice, |d| &mut d.legal_notice);
+    }
+
+    /// An optional field sent (`null` clears it) written into the slot `at` picks;
+    /// `key` is noted as changed when the value differs.
+    fn set<T: Clone + PartialEq>(
+        &mut self,
+        key: &str,
+        field: &Field<T>,
+        at: fn(&mut Document) -> &mut Option<T>,
+    ) {
+        let new = match field {
+            Field::Valid(v) => Some(v.clone()),
+            Field::Null => None,
+            Field::Absent | Field::Invalid => return,
+        };
+        let slot = at(&mut self.next);
+        let changed = new != *slot;
+        *slot = new;
+        if changed {
+            self.changed(key);
         }
     }
 
