@@ -269,51 +269,37 @@ fn country_code_rules(a: &Address, path: &[&str], f: &mut Found) {
     }
 }
 
-/// The text BR-CO-09 searches: its codes in the rule's order, each with a space on
-/// both sides.
+/// The text BR-CO-09 searches: its codes (the countries and `EL`), each with a space
+/// on both sides. Their order cannot change what a search of one or two characters
+/// finds: each such text lies inside a code or touches one of its spaces.
 fn vat_prefix_list() -> &'static str {
     static LIST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    LIST.get_or_init(|| format!(" {} ", codes::VAT_PREFIXES.join(" ")))
+    LIST.get_or_init(|| format!(" {} EL ", codes::COUNTRIES.join(" ")))
 }
 
 /// PEPPOL-COMMON-R040 to R053: the value checks of the identifier schemes.
 fn scheme_value_rules(scheme: &str, value: &str, path: &[&str], f: &mut Found) {
     let v = normalize_space(value);
-    let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
-    let ok = match scheme {
-        "0088" => !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) && gln(&v),
-        "0192" => digits(&v, 9) && mod11(&v),
-        "0184" => {
-            let raw = value;
-            (raw.len() == 10
-                && raw.starts_with("DK")
-                && raw
-                    .get(2..10)
-                    .is_some_and(|s| s.bytes().all(|b| b.is_ascii_digit())))
-                || (raw.chars().count() == 8 && raw.chars().all(|c| c.is_ascii_digit()))
-        }
-        "0096" => value.chars().count() == 10 && value.chars().all(|c| c.is_ascii_digit()),
-        "0198" => {
-            value.len() == 10
-                && value.starts_with("DK")
-                && value
-                    .get(2..10)
-                    .is_some_and(|s| s.bytes().all(|b| b.is_ascii_digit()))
-        }
-        "0208" => digits(&v, 10) && mod97_0208(&v),
-        "0007" => v.chars().count() == 10 && swedish_orgnr(&v),
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let digits = |s: &str, n: usize| s.len() == n && all_digits(s);
+    let dk = |s: &str| s.len() == 10 && s.starts_with("DK") && s.get(2..).is_some_and(all_digits);
+    let (ok, rule) = match scheme {
+        "0088" => (
+            !v.is_empty() && all_digits(&v) && gln(&v),
+            "PEPPOL-COMMON-R040",
+        ),
+        "0192" => (digits(&v, 9) && mod11(&v), "PEPPOL-COMMON-R041"),
+        "0184" => (dk(value) || digits(value, 8), "PEPPOL-COMMON-R042"),
+        "0208" => (digits(&v, 10) && mod97_0208(&v), "PEPPOL-COMMON-R043"),
+        "0007" => (
+            v.chars().count() == 10 && swedish_orgnr(&v),
+            "PEPPOL-COMMON-R049",
+        ),
+        "0096" => (digits(value, 10), "PEPPOL-COMMON-R052"),
+        "0198" => (dk(value), "PEPPOL-COMMON-R053"),
         _ => return,
     };
     if !ok {
-        let rule = match scheme {
-            "0088" => "PEPPOL-COMMON-R040",
-            "0192" => "PEPPOL-COMMON-R041",
-            "0184" => "PEPPOL-COMMON-R042",
-            "0096" => "PEPPOL-COMMON-R052",
-            "0198" => "PEPPOL-COMMON-R053",
-            "0007" => "PEPPOL-COMMON-R049",
-            _ => "PEPPOL-COMMON-R043",
-        };
         f.at(rule, path);
     }
 }
