@@ -233,6 +233,7 @@ pub struct ReceivedAddress {
 #[serde(deny_unknown_fields)]
 pub struct ReceivedAllowanceCharge {
     /// Allowance or charge (`cbc:ChargeIndicator`); `None` when it says neither.
+    #[serde(with = "crate::wire::opt_text")]
     pub kind: Option<AllowanceKind>,
     /// `cbc:Amount`.
     #[serde(with = "crate::wire::opt_text")]
@@ -247,6 +248,7 @@ pub struct ReceivedAllowanceCharge {
     /// `cac:TaxCategory/cbc:ID` (UNCL 5305), as stated.
     pub vat_category: Option<String>,
     /// That category as a VAT code.
+    #[serde(with = "crate::wire::opt_text")]
     pub vat_code: Option<VatCode>,
     /// `cac:TaxCategory/cbc:Percent`.
     #[serde(with = "crate::wire::opt_text")]
@@ -274,6 +276,7 @@ pub struct ReceivedLine {
     /// BT-151 `cac:ClassifiedTaxCategory/cbc:ID`, as stated.
     pub vat_category: Option<String>,
     /// That category as a VAT code (L, M and B to the reserved legacy codes).
+    #[serde(with = "crate::wire::opt_text")]
     pub vat_code: Option<VatCode>,
     /// BT-152, null on a not_subject line.
     #[serde(with = "crate::wire::opt_text")]
@@ -303,6 +306,7 @@ pub struct ReceivedLine {
 #[serde(deny_unknown_fields)]
 pub struct ReceivedVatGroup {
     /// The category as a VAT code.
+    #[serde(with = "crate::wire::opt_text")]
     pub vat_code: Option<VatCode>,
     /// BT-119 `cbc:Percent` (null for not_subject).
     #[serde(with = "crate::wire::opt_text")]
