@@ -102,7 +102,7 @@ mod num {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AllowanceChargeRequest {
     /// `allowance` or `charge`.
-    #[serde(rename = "type", with = "crate::wire::text")]
+    #[serde(rename = "type")]
     pub kind: AllowanceKind,
     /// A fixed amount.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "num::opt")]
@@ -118,8 +118,8 @@ pub struct AllowanceChargeRequest {
     pub code: Option<String>,
 }
 
-/// A line as sent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A line as sent (the default: 0 × 0, nothing else).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LineRequest {
     /// Quantity.
     #[serde(with = "num")]
@@ -131,11 +131,7 @@ pub struct LineRequest {
     #[serde(default, skip_serializing_if = "Option::is_none", with = "num::opt")]
     pub vat_rate: Option<Decimal>,
     /// VAT code (`standard` when absent).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "crate::wire::opt_text"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vat_code: Option<VatCode>,
     /// Item name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -169,16 +165,7 @@ impl LineRequest {
         LineRequest {
             quantity,
             unit_price,
-            vat_rate: None,
-            vat_code: None,
-            item_name: None,
-            item_description: None,
-            unit_code: None,
-            section_name: None,
-            item_properties: None,
-            item_identification: None,
-            product_code: None,
-            allowance_charges: Vec::new(),
+            ..LineRequest::default()
         }
     }
 }
@@ -189,7 +176,7 @@ impl LineRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CreateRequest {
     /// The type.
-    #[serde(rename = "type", with = "crate::wire::text")]
+    #[serde(rename = "type")]
     pub doc_type: DocumentType,
     /// The third party.
     pub relation_id: String,
