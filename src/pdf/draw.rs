@@ -16,7 +16,6 @@ use krilla::metadata::{DateTime, Metadata};
 use krilla::num::NormalizedF32;
 use krilla::page::PageSettings;
 use krilla::paint::Fill;
-use krilla::surface::Surface;
 use krilla::text::Font;
 use krilla::{Document, SerializeSettings};
 
@@ -90,21 +89,6 @@ pub(crate) struct Face {
     metrics: &'static Metrics,
 }
 
-/// Draws one operation.
-fn op(surface: &mut Surface<'_>, op: &Op, logo: Option<&Image>) {
-    match op {
-        // Rectangles are drawn in paths of one colour, texts in runs (`write`).
-        Op::Rect { .. } | Op::Text { .. } => {}
-        Op::Logo { x, y, w, h } => {
-            if let (Some(image), Some(size)) = (logo, Size::from_wh(*w, *h)) {
-                surface.push_transform(&Transform::from_translate(*x, *y));
-                surface.draw_image(image.clone(), size);
-                surface.pop();
-            }
-        }
-    }
-}
-
 /// Writes the pages as a PDF/A-3b file.
 pub(crate) fn write(pages: &[Page], meta: &Meta, logo: Option<&Logo>) -> Result<Vec<u8>, PdfError> {
     let (regular, bold) = Metrics::embedded()?;
@@ -129,19 +113,27 @@ pub(crate) fn write(pages: &[Page], meta: &Meta, logo: Option<&Logo>) -> Result<
         // and per style instead of one per shape and per text.
         let mut paths: Vec<(Rgb, PathBuilder)> = Vec::new();
         for o in ops {
-            if let Op::Rect { x, y, w, h, color } = o {
-                let Some(r) = Rect::from_xywh(*x, *y, *w, *h) else {
-                    continue;
-                };
-                if let Some((_, pb)) = paths.iter_mut().find(|(c, _)| c == color) {
-                    pb.push_rect(r);
-                } else {
-                    let mut pb = PathBuilder::new();
-                    pb.push_rect(r);
-                    paths.push((*color, pb));
+            match o {
+                Op::Rect { x, y, w, h, color } => {
+                    let Some(r) = Rect::from_xywh(*x, *y, *w, *h) else {
+                        continue;
+                    };
+                    if let Some((_, pb)) = paths.iter_mut().find(|(c, _)| c == color) {
+                        pb.push_rect(r);
+                    } else {
+                        let mut pb = PathBuilder::new();
+                        pb.push_rect(r);
+                        paths.push((*color, pb));
+                    }
                 }
-            } else {
-                op(&mut surface, o, logo.as_ref());
+                Op::Logo { x, y, w, h } => {
+                    if let (Some(image), Some(size)) = (&logo, Size::from_wh(*w, *h)) {
+                        surface.push_transform(&Transform::from_translate(*x, *y));
+                        surface.draw_image(image.clone(), size);
+                        surface.pop();
+                    }
+                }
+                Op::Text { .. } => {}
             }
         }
         for (color, pb) in paths {

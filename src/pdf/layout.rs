@@ -47,48 +47,28 @@ const LINE_COLUMNS: [(f32, f32); 6] = [
 ];
 const CELL_GAP: f32 = 4.0;
 
-/// One drawing operation.
+/// One drawing operation, in points from the page's top left corner.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Op {
-    /// A text run, `y` its baseline.
+    /// A text run: `x` its left end, `y` its baseline; `text` cleaned for the font.
     Text {
-        /// Left end.
         x: f32,
-        /// Baseline.
         y: f32,
-        /// Font size.
         size: f32,
-        /// Bold face.
         bold: bool,
-        /// Colour.
         color: Rgb,
-        /// The text, cleaned for the font.
         text: String,
     },
-    /// A filled rectangle.
+    /// A filled rectangle: `x`, `y` its top left corner, `w` × `h`.
     Rect {
-        /// Left.
         x: f32,
-        /// Top.
         y: f32,
-        /// Width.
         w: f32,
-        /// Height.
         h: f32,
-        /// Colour.
         color: Rgb,
     },
-    /// The logo, scaled into its box.
-    Logo {
-        /// Left.
-        x: f32,
-        /// Top.
-        y: f32,
-        /// Width.
-        w: f32,
-        /// Height.
-        h: f32,
-    },
+    /// The logo, scaled into its box (`x`, `y` its top left corner, `w` × `h`).
+    Logo { x: f32, y: f32, w: f32, h: f32 },
 }
 
 /// A page: its operations in drawing order.
@@ -424,10 +404,8 @@ fn cell(x: f32, width: f32, lines: Vec<Styled>) -> Cell {
 
 fn right(x: f32, width: f32, lines: Vec<Styled>) -> Cell {
     Cell {
-        x,
-        width,
         align: Align::Right,
-        lines,
+        ..cell(x, width, lines)
     }
 }
 
@@ -822,20 +800,15 @@ fn footer(f: &Fonts, pages: &mut [Page], texts: &[String]) {
 /// the text object and the font once per run instead of once per text, which is what
 /// its content streams and their compression spent most of their time on (the 500-line
 /// PDF: 16.5 ms before, benches/README.md, issue 17).
+/// `x`, `y`: where the first text starts (left end, baseline); `text`: the texts, one
+/// after the other; `glyphs`: one per character of `text`.
 pub(crate) struct Run {
-    /// Where the first text starts (left end, baseline).
     pub(crate) x: f32,
-    /// Its baseline.
     pub(crate) y: f32,
-    /// Font size.
     pub(crate) size: f32,
-    /// Bold face.
     pub(crate) bold: bool,
-    /// Colour.
     pub(crate) color: Rgb,
-    /// The texts, one after the other.
     pub(crate) text: String,
-    /// One glyph per character of `text`.
     pub(crate) glyphs: Vec<krilla::text::KrillaGlyph>,
 }
 

@@ -7,8 +7,10 @@
 //! the company's language; a received document has no footer, no payment terms and no
 //! legal mention of ours; an amount the UBL does not state is left blank.
 
-use super::labels::{unit_name, vat_code_label, Labels};
-use super::sheet::{Adjustment, LineRow, Meta, PartyBlock, Sheet, TotalRow, VatRow};
+use super::labels::{unit_name, Labels};
+use super::sheet::{
+    decimal_comma, vat_label, Adjustment, LineRow, Meta, PartyBlock, Sheet, TotalRow, VatRow,
+};
 use crate::compute::AllowanceKind;
 use crate::language::Language;
 use crate::received::{
@@ -27,21 +29,14 @@ struct Stated {
 }
 
 impl Stated {
-    fn point(self, text: String) -> String {
-        if self.comma {
-            text.replace('.', ",")
-        } else {
-            text
-        }
-    }
-
     fn amount(self, v: Option<Decimal>) -> String {
-        v.map(|v| self.point(crate::received::amount_value(v, self.minor).to_string()))
+        let text = |v| crate::received::amount_value(v, self.minor).to_string();
+        v.map(|v| decimal_comma(self.comma, text(v)))
             .unwrap_or_default()
     }
 
     fn echo(self, v: Option<Decimal>) -> String {
-        v.map(|v| self.point(v.normalize().to_string()))
+        v.map(|v| decimal_comma(self.comma, v.normalize().to_string()))
             .unwrap_or_default()
     }
 }
@@ -106,20 +101,6 @@ fn adjustment(ac: &ReceivedAllowanceCharge, labels: &Labels, n: Stated) -> Adjus
         } else {
             format!("{sign}{amount}")
         },
-    }
-}
-
-/// The VAT column of a line or a group: the exempt code's label, else the rate.
-fn vat_text(
-    code: Option<crate::vat::VatCode>,
-    rate: Option<Decimal>,
-    n: Stated,
-    language: Language,
-) -> String {
-    match (code.and_then(|c| vat_code_label(c, language)), rate) {
-        (Some(label), _) => label.to_owned(),
-        (None, Some(r)) => format!("{} %", n.echo(Some(r))),
-        (None, None) => String::new(),
     }
 }
 
@@ -192,7 +173,7 @@ fn line_row(l: &ReceivedLine, labels: &Labels, n: Stated, language: Language) ->
             .map(|u| unit_name(u, labels))
             .unwrap_or_default(),
         unit_price: n.echo(l.unit_price),
-        vat: vat_text(l.vat_code, l.vat_rate, n, language),
+        vat: vat_label(l.vat_code, l.vat_rate.map(|r| n.echo(Some(r))), language),
         total: n.amount(l.total),
         adjustments: l
             .allowance_charges
@@ -232,7 +213,7 @@ impl Sheet {
             .vat_breakdown
             .iter()
             .map(|g| VatRow {
-                label: vat_text(g.vat_code, g.vat_rate, n, language),
+                label: vat_label(g.vat_code, g.vat_rate.map(|r| n.echo(Some(r))), language),
                 base: n.amount(g.taxable_amount),
                 vat: n.amount(g.tax_amount),
                 mention: g

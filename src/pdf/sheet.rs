@@ -177,11 +177,7 @@ impl Numbers {
 
     /// Decimal comma for nl, fr and de.
     fn point(self, text: String) -> String {
-        if self.comma {
-            text.replace('.', ",")
-        } else {
-            text
-        }
+        decimal_comma(self.comma, text)
     }
 
     /// An amount with the currency's minor-unit decimals, as the JSON writes it.
@@ -192,6 +188,15 @@ impl Numbers {
     /// A quantity, price or rate echoed as sent.
     pub(crate) fn echo(self, value: Decimal) -> String {
         self.point(unsigned_zero(value).to_string())
+    }
+}
+
+/// The text with a decimal comma when `comma`.
+pub(crate) fn decimal_comma(comma: bool, text: String) -> String {
+    if comma {
+        text.replace('.', ",")
+    } else {
+        text
     }
 }
 
@@ -380,15 +385,14 @@ fn adjustment_amount(kind: AllowanceKind, amount: Decimal, n: Numbers) -> String
 
 /// The VAT column of a line or the label of a group: the rate, or the exempt code's
 /// label.
-fn vat_label(
-    code: crate::vat::VatCode,
-    rate: Option<Decimal>,
-    n: Numbers,
+pub(crate) fn vat_label(
+    code: Option<crate::vat::VatCode>,
+    rate: Option<String>,
     language: Language,
 ) -> String {
-    match (vat_code_label(code, language), rate) {
+    match (code.and_then(|c| vat_code_label(c, language)), rate) {
         (Some(label), _) => label.to_owned(),
-        (None, Some(r)) => format!("{} %", n.echo(r)),
+        (None, Some(r)) => format!("{r} %"),
         (None, None) => String::new(),
     }
 }
@@ -435,7 +439,7 @@ fn line_rows(doc: &Document, labels: &Labels, n: Numbers, language: Language) ->
                 .map(|u| unit_name(u, labels))
                 .unwrap_or_default(),
             unit_price: n.echo(p.unit_price),
-            vat: vat_label(p.vat_code, p.vat_rate, n, language),
+            vat: vat_label(Some(p.vat_code), p.vat_rate.map(|r| n.echo(r)), language),
             total: amounts.map(|a| n.amount(a.total)).unwrap_or_default(),
             adjustments,
         });
@@ -469,7 +473,7 @@ fn vat_rows(doc: &Document, n: Numbers, language: Language) -> Vec<VatRow> {
         .iter()
         .enumerate()
         .map(|(i, g)| VatRow {
-            label: vat_label(g.vat_code, g.vat_rate, n, language),
+            label: vat_label(Some(g.vat_code), g.vat_rate.map(|r| n.echo(r)), language),
             base: n.amount(g.taxable_amount),
             vat: n.amount(g.tax_amount),
             mention: doc.exemption_mention(i).map(|(_, reason)| reason),
