@@ -295,6 +295,11 @@ impl ValidationError {
         .with_input(&Value::String(text.to_owned()))
     }
 
+    /// `missing` at `loc`: a required field is not there.
+    pub fn field_required(loc: Loc) -> Self {
+        Self::new(ErrorCode::Missing, loc, "field required")
+    }
+
     /// `dict_type` at `loc`: `input` should be a JSON object.
     pub fn not_object(loc: Loc, input: &Value) -> Self {
         Self::new(ErrorCode::DictType, loc, "input should be a valid object").with_input(input)

@@ -202,4 +202,18 @@ impl Body {
             Body::Absent | Body::Invalid { .. } => None,
         }
     }
+
+    /// The JSON of a body that is required: else the answer, `missing` for no body
+    /// (or `null`), `json_invalid` for bytes that are not JSON.
+    pub fn required(&self) -> Result<&Value, Answer> {
+        match self {
+            Body::Absent | Body::Json(Value::Null) => Err(one(
+                ErrorCode::Missing,
+                Loc::root("body"),
+                "a body is required",
+            )),
+            Body::Invalid { text, reason } => Err(json_invalid(text, reason)),
+            Body::Json(v) => Ok(v),
+        }
+    }
 }

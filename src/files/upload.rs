@@ -120,11 +120,7 @@ pub fn accept<'b>(
         }),
         // `file_part` and `check_file` record an error whenever they find nothing, so
         // `check` answered above; this is the error of a missing file all the same.
-        _ => Err(ApiError::one(
-            ErrorCode::Missing,
-            file_loc(),
-            "field required",
-        )),
+        _ => Err(ValidationError::field_required(file_loc()).into()),
     }
 }
 
@@ -166,11 +162,7 @@ fn file_part<'p, 'b>(
         }
     }
     match files {
-        0 => errors.push(ValidationError::new(
-            ErrorCode::Missing,
-            file_loc(),
-            "field required",
-        )),
+        0 => errors.push(ValidationError::field_required(file_loc())),
         1 => {}
         _ => errors.push(
             ValidationError::new(
@@ -210,11 +202,7 @@ fn check_file(
 fn check_filename(filename: Option<&str>, errors: &mut Vec<ValidationError>) -> Option<String> {
     let loc = file_loc().key("filename");
     let Some(sent) = filename else {
-        errors.push(ValidationError::new(
-            ErrorCode::Missing,
-            loc,
-            "field required",
-        ));
+        errors.push(ValidationError::field_required(loc));
         return None;
     };
     match filename_problem(sent) {
@@ -269,11 +257,7 @@ fn check_media_type(
 ) -> Option<MediaType> {
     let loc = file_loc().key("content_type");
     let Some(sent) = content_type else {
-        errors.push(ValidationError::new(
-            ErrorCode::Missing,
-            loc,
-            "field required",
-        ));
+        errors.push(ValidationError::field_required(loc));
         return None;
     };
     let found = MediaType::from_content_type(sent);

@@ -10,8 +10,7 @@ use super::endpoints::{json_out, Out, Reply};
 use super::request::Body;
 use super::Simulator;
 use crate::document::{Document, PeppolStatus};
-use crate::error::{ErrorCode, Loc};
-use crate::http::{error, json_invalid, not_found_id, one, Answer};
+use crate::http::{error, not_found_id, Answer};
 use crate::lifecycle;
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -114,18 +113,9 @@ impl Simulator {
             }
             return json_out(not_found_id("document", id));
         };
-        let state = match body {
-            Body::Absent | Body::Json(Value::Null) => {
-                return json_out(one(
-                    ErrorCode::Missing,
-                    Loc::root("body"),
-                    "a body is required",
-                ));
-            }
-            Body::Invalid { text, reason } => {
-                return json_out(json_invalid(text, reason));
-            }
-            Body::Json(v) => v,
+        let state = match body.required() {
+            Ok(v) => v,
+            Err(answer) => return json_out(answer),
         };
         match lifecycle::apply_state(stored, state) {
             Ok(doc) => {

@@ -13,7 +13,7 @@ use crate::validate::lax_bool;
 use serde_json::{json, Value};
 
 pub(super) use crate::http::{error, not_found_id, one, Answer};
-use crate::http::{json_invalid, method_not_allowed, unknown_path};
+use crate::http::{method_not_allowed, unknown_path};
 
 /// A response's body: JSON, or a document, written from its fields when the answer
 /// is written (a document is never turned into a `Value` on its way out).
@@ -344,13 +344,10 @@ impl Simulator {
                 "changing a branding needs the u permission",
             ));
         }
-        let fields = match body {
-            Body::Absent | Body::Json(Value::Null) => {
-                return one(ErrorCode::Missing, Loc::root("body"), "a body is required");
-            }
-            Body::Invalid { text, reason } => return json_invalid(text, reason),
-            Body::Json(Value::Object(m)) => m,
-            Body::Json(other) => {
+        let fields = match body.required() {
+            Err(answer) => return answer,
+            Ok(Value::Object(m)) => m,
+            Ok(other) => {
                 let err = ValidationError::new(
                     ErrorCode::DictType,
                     Loc::root("body"),

@@ -202,7 +202,7 @@ fn refuse_key(key: &str, value: &Value, loc: &Loc, derived: &[&str], errors: &mu
 
 /// Records `missing` for a required field.
 pub fn missing(loc: &Loc, key: &str, errors: &mut Errors) {
-    errors.push(ErrorCode::Missing, loc.key(key), "field required");
+    errors.0.push(ValidationError::field_required(loc.key(key)));
 }
 
 /// Reads a string of at most `max` characters (counted as characters, not bytes).
