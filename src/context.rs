@@ -173,14 +173,9 @@ pub fn belgian_date(now: DateTime<Utc>) -> NaiveDate {
     now.checked_add_signed(offset).unwrap_or(now).date_naive()
 }
 
-/// The last Sunday of a month.
+/// The last Sunday of a month (March or October: never December).
 fn last_sunday(year: i32, month: u32) -> NaiveDate {
-    let first_of_next = if month == 12 {
-        NaiveDate::from_ymd_opt(year + 1, 1, 1)
-    } else {
-        NaiveDate::from_ymd_opt(year, month + 1, 1)
-    }
-    .unwrap_or_default();
+    let first_of_next = NaiveDate::from_ymd_opt(year, month + 1, 1).unwrap_or_default();
     let mut day = first_of_next.pred_opt().unwrap_or_default();
     while day.weekday() != Weekday::Sun {
         day = day.pred_opt().unwrap_or_default();

@@ -119,12 +119,7 @@ impl FromStr for PaymentTerms {
         }
         let width = u8::try_from(days.len()).map_err(|_| err())?;
         let days: u16 = days.parse().map_err(|_| err())?;
-        let basis = match basis {
-            "df" => Basis::DocumentDate,
-            "fm" => Basis::FollowingMonth,
-            "mf" => Basis::MonthEnd,
-            _ => return Err(err()),
-        };
+        let basis = Basis::parse(basis).ok_or_else(err)?;
         Ok(PaymentTerms { days, width, basis })
     }
 }

@@ -13,7 +13,7 @@
 //!   later (there is no such path) would not be matched.
 
 use super::endpoints::{error, Answer};
-use super::record::{is_run_id, malformed, parse_date_time, Object};
+use super::record::{id_of, malformed, not_run_id, parse_date_time, Object};
 use super::{ScenarioError, Simulator};
 use crate::error::{ErrorCode, Loc};
 use crate::received;
@@ -69,16 +69,8 @@ fn received_id(
     at: &str,
     seen: &mut HashSet<String>,
 ) -> Result<String, ScenarioError> {
-    let id = match rec.get("id") {
-        None | Some(Value::Null) => return Err(malformed(format!("{at}: missing id"))),
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(malformed(format!("{at}: id must be a string"))),
-    };
-    if is_run_id(&id) {
-        return Err(malformed(format!(
-            "{at}: id {id:?} has the form of the ids the run hands out (doc-N, sbx-N)"
-        )));
-    }
+    let id = id_of(rec, &at, "id")?.to_owned();
+    not_run_id(&at, &id)?;
     if !seen.insert(id.clone()) {
         return Err(malformed(format!(
             "{at}: duplicate id {id:?} (received documents share the id space of documents)"

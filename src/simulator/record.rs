@@ -268,6 +268,16 @@ pub(super) fn read_location(
 }
 
 /// Whether an id has the form of an id the run hands out (`doc-N`, `sbx-N`).
+/// Refuses an id of the form the run hands out.
+pub(super) fn not_run_id(at: &dyn fmt::Display, id: &str) -> Result<(), ScenarioError> {
+    if is_run_id(id) {
+        return Err(malformed(format!(
+            "{at}: id {id:?} has the form of the ids the run hands out (doc-N, sbx-N)"
+        )));
+    }
+    Ok(())
+}
+
 pub(crate) fn is_run_id(id: &str) -> bool {
     ["doc-", "sbx-"].iter().any(|prefix| {
         id.strip_prefix(prefix)

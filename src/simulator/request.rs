@@ -290,7 +290,8 @@ impl<'a> Request<'a> {
         let body = match (body, raw_body) {
             (Some(_), Some(_)) => return Err("body and raw_body exclude each other".into()),
             (Some(body), None) => body,
-            (None, Some(Value::String(text))) => ReqBody::Read(read_raw_body(text)),
+            // what a server would read: no text is no body, JSON is that JSON, else not JSON
+            (None, Some(Value::String(text))) => ReqBody::Read(Body::from_bytes(text.as_bytes())),
             (None, Some(_)) => return Err("raw_body must be a string".into()),
             (None, None) => ReqBody::Read(Body::Absent),
         };
@@ -318,12 +319,6 @@ impl<'a> Request<'a> {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
     }
-}
-
-/// A `raw_body` is what a server would read: empty text is no body, valid JSON is
-/// that JSON, anything else is a body that is not JSON.
-fn read_raw_body(text: &str) -> Body {
-    Body::from_bytes(text.as_bytes())
 }
 
 /// Splits `/a/b?x=1#frag` into percent-decoded segments and query pairs. A path

@@ -6,7 +6,7 @@
 use super::auth::{Client, Tokens};
 use super::documents::Documents;
 use super::record::{
-    id_of, is_run_id, list, malformed, opt_bool, opt_str, parse_date_time, read_location,
+    id_of, list, malformed, not_run_id, opt_bool, opt_str, parse_date_time, read_location,
     read_party, read_relation, record_id, req_str, Item, Object, Record,
 };
 use super::request::Request;
@@ -507,18 +507,14 @@ fn describe(err: &ApiError) -> String {
 }
 
 /// Creates the preloaded documents in order, through the normal create rules, each
-/// drawing its number like any create; then overwrites their state fields.
-/// Creates the preloaded documents; answers their ids.
+/// drawing its number like any create; then overwrites their state fields. Answers
+/// their ids.
 fn preload_documents(top: &Object, sim: &mut Simulator) -> Result<HashSet<String>, ScenarioError> {
     let mut seen = HashSet::new();
     for (i, rec) in list(top, "documents")?.into_iter().enumerate() {
         let at = format!("documents[{i}]");
         let id = record_id(rec, &at, "id", &mut seen)?;
-        if is_run_id(&id) {
-            return Err(malformed(format!(
-                "{at}: id {id:?} has the form of the ids the run hands out (doc-N, sbx-N)"
-            )));
-        }
+        not_run_id(&at, &id)?;
         let create = match rec.get("create") {
             None | Some(Value::Null) => return Err(malformed(format!("{at}: missing create"))),
             Some(body) => body,

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 /// Journal counters are kept per journal and per window: a journal's `next` in the
 /// scenario is the next sequence of the window that holds `today`; every other
 /// window starts at 1 (docs/scenario.md).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct World {
     pub(crate) today: NaiveDate,
     pub(crate) now: DateTime<Utc>,
@@ -36,12 +36,7 @@ impl World {
         World {
             today,
             now,
-            company: Company::default(),
-            relations: Relations::default(),
-            journals: HashMap::new(),
-            defaults: BTreeMap::new(),
-            locations: Locations::default(),
-            counters: BTreeMap::new(),
+            ..World::default()
         }
     }
 

@@ -1,3 +1,4 @@
+use super::super::record::is_run_id;
 use super::*;
 
 #[test]
