@@ -6,7 +6,9 @@
 
 use super::amounts::{check_paid, compute_amounts, exemptions};
 use super::dates::{bounded_due_date, check_in_range, check_not_future, check_period};
-use super::{at, body_loc, body_object, json_invalid, looked_up, resolve_relation};
+use super::{
+    at, body_loc, body_object, json_invalid, location_not_found, looked_up, resolve_relation,
+};
 use crate::compute::{Computation, PaymentStatus};
 use crate::context::{
     Company, Context, DeliveryLocation, Journal, Permissions, Relation, RelationKind,
@@ -312,12 +314,7 @@ fn derive_dates(
         }
         .unwrap_or(PaymentTerms::DEFAULT),
     };
-    let key = if f.issue_date.valid().is_some() && f.payment_terms.valid().is_none() {
-        "issue_date"
-    } else {
-        "payment_terms"
-    };
-    let due_date = bounded_due_date(payment_terms, issue_date, body_loc().key(key), errors)?;
+    let due_date = bounded_due_date(payment_terms, issue_date, f, errors)?;
     Some(Dates {
         issue_date,
         payment_terms,
@@ -334,13 +331,7 @@ fn check_delivery_location(
 ) {
     let loc = body_loc().key("delivery_location_id");
     let Some(location) = found else {
-        errors.push_input(
-            ErrorCode::DeliveryLocationNotFound,
-            loc,
-            format!("no delivery location has the id {lid:?}"),
-            &Value::String(lid.to_owned()),
-        );
-        return;
+        return location_not_found(lid, errors);
     };
     if let Some(rel) = relation {
         if location.relation_id != rel.id {

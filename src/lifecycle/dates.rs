@@ -6,6 +6,7 @@
 use super::body_loc;
 use crate::error::{ErrorCode, Loc};
 use crate::terms::PaymentTerms;
+use crate::validate::body::BodyFields;
 use crate::validate::fields::{in_date_range, Errors, Field};
 use chrono::{Datelike, NaiveDate};
 use serde_json::{json, Value};
@@ -44,18 +45,24 @@ pub(super) fn check_period(start: Option<NaiveDate>, end: Option<NaiveDate>, err
 
 /// The due date of `issue_date` under `terms`, which must lie in 0001-01-01 …
 /// 9999-12-31 like every date the interface writes: past it, `less_than_equal` at
-/// `loc` (the field that pushed it there), and `None`.
+/// the field of `sent` that pushed it there (issue_date when only it was sent, else
+/// payment_terms), and `None`.
 pub(super) fn bounded_due_date(
     terms: PaymentTerms,
     issue_date: NaiveDate,
-    loc: Loc,
+    sent: &BodyFields,
     errors: &mut Errors,
 ) -> Option<NaiveDate> {
     let due = terms.due_date(issue_date).filter(|d| in_date_range(*d));
     if due.is_none() {
+        let key = if sent.issue_date.valid().is_some() && sent.payment_terms.valid().is_none() {
+            "issue_date"
+        } else {
+            "payment_terms"
+        };
         errors.push_ctx(
             ErrorCode::LessThanEqual,
-            loc,
+            body_loc().key(key),
             format!(
                 "the due date of {issue_date} with payment_terms {terms} falls after {LAST_DATE}, the last date the interface writes"
             ),

@@ -121,6 +121,16 @@ fn looked_up<T>(found: Result<Option<T>, ContextError>, errors: &mut Errors) -> 
 
 /// `json_invalid` for bytes that are not JSON: their text (lossy), the parser's
 /// reason in lower case.
+/// `delivery_location_not_found`: no delivery location has the id `lid`.
+fn location_not_found(lid: &str, errors: &mut Errors) {
+    errors.push_input(
+        ErrorCode::DeliveryLocationNotFound,
+        body_loc().key("delivery_location_id"),
+        format!("no delivery location has the id {lid:?}"),
+        &Value::String(lid.to_owned()),
+    );
+}
+
 fn json_invalid(body: &[u8], e: &serde_json::Error) -> ValidationError {
     ValidationError::json_invalid(
         &String::from_utf8_lossy(body),

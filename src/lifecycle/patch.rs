@@ -6,7 +6,9 @@
 
 use super::amounts::{check_paid, compute_amounts, exemptions};
 use super::dates::{bounded_due_date, check_not_future, check_period};
-use super::{at, body_loc, body_object, json_invalid, looked_up, resolve_relation};
+use super::{
+    at, body_loc, body_object, json_invalid, location_not_found, looked_up, resolve_relation,
+};
 use crate::compute::{self, AllowanceCharge, PaymentStatus};
 use crate::context::{Company, Context, Permissions};
 use crate::document::{AccountingStatus, Document};
@@ -193,17 +195,11 @@ impl Patching<'_> {
 
     /// The delivery location sent, if any; false when it names no location.
     fn location(&mut self, ctx: &dyn Context, field: &Field<String>) -> bool {
-        let loc = body_loc().key("delivery_location_id");
         match field {
             Field::Valid(lid) => {
                 let mut ok = true;
                 if looked_up(ctx.delivery_location(lid), &mut self.errors).is_none() {
-                    self.errors.push_input(
-                        ErrorCode::DeliveryLocationNotFound,
-                        loc,
-                        format!("no delivery location has the id {lid:?}"),
-                        &Value::String(lid.clone()),
-                    );
+                    location_not_found(lid, &mut self.errors);
                     ok = false;
                 } else if self.stored.delivery_location_id.as_deref() != Some(lid.as_str()) {
                     self.changed("delivery_location_id");
@@ -285,18 +281,9 @@ impl Patching<'_> {
         if f.issue_date.is_invalid() || f.payment_terms.is_invalid() {
             return;
         }
-        let key = if f.issue_date.valid().is_some() && f.payment_terms.valid().is_none() {
-            "issue_date"
-        } else {
-            "payment_terms"
-        };
         let next = &mut self.next;
-        if let Some(d) = bounded_due_date(
-            next.payment_terms,
-            next.issue_date,
-            body_loc().key(key),
-            &mut self.errors,
-        ) {
+        if let Some(d) = bounded_due_date(next.payment_terms, next.issue_date, f, &mut self.errors)
+        {
             next.due_date = d;
         }
     }
