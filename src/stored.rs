@@ -47,8 +47,7 @@ use serde_json::{Map, Value};
 /// The version of the stored form this crate writes and reads.
 pub const VERSION: u32 = 1;
 
-// The text helpers live in `wire`; requests and received documents still name them here.
-pub(crate) use crate::wire::{opt_text, text};
+use crate::wire::{opt_text, text};
 
 /// Serde helper: an instant as RFC 3339 in UTC (`Z`), fraction digits as needed.
 pub(crate) mod instant {

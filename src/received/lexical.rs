@@ -184,7 +184,8 @@ impl Indicator {
         }
     }
 
-    /// Cast to a boolean, as [`boolean`] casts the text.
+    /// Cast to a boolean, as XPath casts an untyped `xs:boolean` (`true`, `1`, `false`,
+    /// `0`, surrounding whitespace allowed; anything else is neither).
     pub(crate) fn boolean(self) -> Option<bool> {
         match self {
             Indicator::True | Indicator::One => Some(true),
@@ -204,17 +205,6 @@ pub(crate) fn is_vat_scheme(text: &str) -> bool {
         trim(text).eq_ignore_ascii_case("VAT")
     } else {
         crate::en16931::xpath::normalize_space(&text.to_uppercase()) == "VAT"
-    }
-}
-
-#[cfg(test)]
-/// An `xs:boolean` as XPath casts an untyped value (`true`, `1`, `false`, `0`,
-/// surrounding whitespace allowed); anything else is neither.
-pub(crate) fn boolean(text: &str) -> Option<bool> {
-    match trim(text) {
-        "true" | "1" => Some(true),
-        "false" | "0" => Some(false),
-        _ => None,
     }
 }
 

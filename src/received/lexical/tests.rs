@@ -53,6 +53,15 @@ fn dates_read_as_xs_date() {
     assert_eq!(date("2017-11-13+15:00"), None);
 }
 
+/// An `xs:boolean` as XPath casts an untyped value: the oracle of `Indicator::boolean`.
+fn boolean(text: &str) -> Option<bool> {
+    match trim(text) {
+        "true" | "1" => Some(true),
+        "false" | "0" => Some(false),
+        _ => None,
+    }
+}
+
 #[test]
 fn booleans_and_spaces() {
     assert_eq!(boolean(" true "), Some(true));
