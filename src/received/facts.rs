@@ -710,27 +710,16 @@ impl Builder {
         };
         let place = Place(Some(index));
         match tail {
-            [N::InvoicedQuantity] => {
+            [q @ (N::InvoicedQuantity | N::CreditedQuantity)] => {
+                let invoiced = *q == N::InvoicedQuantity;
                 let what = What("BT-129 Invoiced quantity", place);
                 if self.num_into(
-                    |f| line(f, index).map(|l| &mut l.invoiced_quantity),
+                    |f| line(f, index).map(|l| quantity(l, invoiced).0),
                     text,
                     what,
                 ) {
                     if let Some(l) = line(&mut self.facts, index) {
-                        l.invoiced_unit = attr.and_then(text_field);
-                    }
-                }
-            }
-            [N::CreditedQuantity] => {
-                let what = What("BT-129 Invoiced quantity", place);
-                if self.num_into(
-                    |f| line(f, index).map(|l| &mut l.credited_quantity),
-                    text,
-                    what,
-                ) {
-                    if let Some(l) = line(&mut self.facts, index) {
-                        l.credited_unit = attr.and_then(text_field);
+                        *quantity(l, invoiced).1 = attr.and_then(text_field);
                     }
                 }
             }
@@ -855,6 +844,15 @@ fn nested_subtotal_tail(path: &[N]) -> Option<&[N]> {
 /// The line at `i`.
 fn line(f: &mut Facts, i: usize) -> Option<&mut LineFacts> {
     f.lines.get_mut(i)
+}
+
+/// A line's invoiced or credited quantity, and its unit.
+fn quantity(l: &mut LineFacts, invoiced: bool) -> (&mut Num, &mut Option<String>) {
+    if invoiced {
+        (&mut l.invoiced_quantity, &mut l.invoiced_unit)
+    } else {
+        (&mut l.credited_quantity, &mut l.credited_unit)
+    }
 }
 
 /// The totals being read (created on the `cac:LegalMonetaryTotal` start).
