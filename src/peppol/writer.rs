@@ -110,6 +110,11 @@ struct W<'a> {
 
 impl W<'_> {
     /// An amount rounded to the currency's minor unit, with its currency.
+    // Inlined at each call with `amount_exact`, so that the lookup of the literal name
+    // in AMOUNT_TAGS folds away: without it the 500-line UBL costs 0.6 % more
+    // instructions (callgrind, 5.609 M against 5.573 M).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     fn amount(&mut self, name: &str, value: Decimal) {
         self.amount_exact(name, self.currency.round(value));
     }
@@ -400,6 +405,8 @@ impl W<'_> {
     }
 
     /// An amount written exactly as stored (a price), with its currency.
+    #[allow(clippy::inline_always)] // see `amount`
+    #[inline(always)]
     fn amount_exact(&mut self, name: &str, value: Decimal) {
         let text = plain(value, &mut self.buf);
         match AMOUNT_TAGS.iter().position(|t| *t == name) {

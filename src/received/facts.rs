@@ -168,14 +168,12 @@ pub(crate) struct Facts {
 /// Why the bytes are not read as a UBL document: the `not_ubl` message.
 pub(crate) type NotUbl = String;
 
-/// Element names the reader looks at; everything else is `Other`. The order is
-/// meaningful: the `cbc` names, whose text is read, are those from `StreetName` to
-/// `Value` ([`is_text_element`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// Element names the reader looks at; everything else is `Other`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum N {
     Other,
     Root,
-    // cbc: text elements
+    // cbc
     StreetName,
     AdditionalStreetName,
     CityName,
@@ -222,7 +220,7 @@ pub(super) enum N {
     PriceAmount,
     BaseQuantity,
     Value,
-    // cac: structure
+    // cac
     PostalAddress,
     Country,
     SupplierParty,
@@ -458,14 +456,15 @@ impl Builder {
         if !self.category_first {
             return;
         }
+        if tail == [N::Percent] {
+            self.num_into(|f| get(f).map(|c| &mut c.percent), text, what);
+            return;
+        }
         let Some(c) = get(&mut self.facts) else {
             return;
         };
         match tail {
             [N::Id] if c.id.is_none() => c.id = Some(normalize_space(text).into_owned()),
-            [N::Percent] => {
-                self.num_into(|f| get(f).map(|c| &mut c.percent), text, what);
-            }
             [N::ExemptionReason] => first(&mut c.exemption_reason, text),
             [N::ExemptionReasonCode] => first(&mut c.exemption_reason_code, text),
             [N::TaxScheme, N::Id] if c.scheme.is_none() => {
@@ -710,30 +709,60 @@ impl Builder {
         };
         let place = Place(Some(index));
         match tail {
-            [q @ (N::InvoicedQuantity | N::CreditedQuantity)] => {
-                let invoiced = *q == N::InvoicedQuantity;
+            [N::InvoicedQuantity | N::CreditedQuantity] => {
+                let invoiced = tail == [N::InvoicedQuantity];
+                let set = line(&mut self.facts, index).is_none_or(|l| {
+                    if invoiced {
+                        l.invoiced_quantity.exists()
+                    } else {
+                        l.credited_quantity.exists()
+                    }
+                });
                 let what = What("BT-129 Invoiced quantity", place);
-                if self.num_into(
-                    |f| line(f, index).map(|l| quantity(l, invoiced).0),
-                    text,
-                    what,
-                ) {
+                if let Some(n) = self.num(set, text, what) {
                     if let Some(l) = line(&mut self.facts, index) {
-                        *quantity(l, invoiced).1 = attr.and_then(text_field);
+                        if invoiced {
+                            l.invoiced_quantity = n;
+                            l.invoiced_unit = attr.and_then(text_field);
+                        } else {
+                            l.credited_quantity = n;
+                            l.credited_unit = attr.and_then(text_field);
+                        }
                     }
                 }
             }
             [N::LineExtensionAmount] => {
+                let set = line(&mut self.facts, index).is_none_or(|l| l.net.exists());
                 let what = What("BT-131 Invoice line net amount", place);
-                self.num_into(|f| line(f, index).map(|l| &mut l.net), text, what);
+                if let Some(n) = self.num(set, text, what) {
+                    if let Some(l) = line(&mut self.facts, index) {
+                        l.net = n;
+                    }
+                }
             }
-            [N::Price, N::PriceAmount] => {
-                let what = What("BT-146 Item net price", place);
-                self.num_into(|f| line(f, index).map(|l| &mut l.price), text, what);
-            }
-            [N::Price, N::BaseQuantity] => {
-                let what = What("BT-149 Item price base quantity", place);
-                self.num_into(|f| line(f, index).map(|l| &mut l.base_quantity), text, what);
+            [N::Price, N::PriceAmount | N::BaseQuantity] => {
+                let price = tail[1] == N::PriceAmount;
+                let set = line(&mut self.facts, index).is_none_or(|l| {
+                    if price {
+                        l.price.exists()
+                    } else {
+                        l.base_quantity.exists()
+                    }
+                });
+                let what = if price {
+                    What("BT-146 Item net price", place)
+                } else {
+                    What("BT-149 Item price base quantity", place)
+                };
+                if let Some(n) = self.num(set, text, what) {
+                    if let Some(l) = line(&mut self.facts, index) {
+                        if price {
+                            l.price = n;
+                        } else {
+                            l.base_quantity = n;
+                        }
+                    }
+                }
             }
             [N::AllowanceCharge, rest @ ..] => self.ac_value(
                 |f| {
@@ -752,6 +781,23 @@ impl Builder {
 
     /// The start of a structural element at `path` (the root excluded).
     pub(super) fn open(&mut self, path: &[N], local: &[u8]) {
+        // Every element starts here; only these names start what the facts keep (the
+        // last name of each arm below), so the others return before the slice patterns.
+        if !matches!(
+            path.last(),
+            Some(
+                N::Line
+                    | N::AllowanceCharge
+                    | N::ItemProperty
+                    | N::TaxTotal
+                    | N::TaxSubtotal
+                    | N::MonetaryTotal
+                    | N::TaxCategory
+                    | N::ClassifiedTaxCategory
+            )
+        ) {
+            return;
+        }
         match path {
             [N::Line] => self.facts.lines.push(LineFacts {
                 credit: local == b"CreditNoteLine",
@@ -780,32 +826,41 @@ impl Builder {
             [N::MonetaryTotal] if !self.totals_done && self.facts.totals.is_none() => {
                 self.facts.totals = Some(Totals::default());
             }
-            _ => {}
-        }
-        let f = &mut self.facts;
-        let category = match path {
-            [N::TaxTotal, N::TaxSubtotal, N::TaxCategory] => f
-                .tax_totals
-                .last_mut()
-                .and_then(|t| t.subtotals.last_mut())
-                .map(|s| &mut s.category),
+            [N::TaxTotal, N::TaxSubtotal, N::TaxCategory] => {
+                let s = self
+                    .facts
+                    .tax_totals
+                    .last_mut()
+                    .and_then(|t| t.subtotals.last_mut());
+                self.category_first =
+                    s.is_some_and(|s| !std::mem::replace(&mut s.category.seen, true));
+            }
             [.., N::TaxTotal, N::TaxSubtotal, N::TaxCategory] => {
-                f.nested_subtotals.last_mut().map(|s| &mut s.category)
+                let s = self.facts.nested_subtotals.last_mut();
+                self.category_first =
+                    s.is_some_and(|s| !std::mem::replace(&mut s.category.seen, true));
             }
             [N::AllowanceCharge, N::TaxCategory] => {
-                f.allowance_charges.last_mut().map(|ac| &mut ac.category)
+                let ac = self.facts.allowance_charges.last_mut();
+                self.category_first =
+                    ac.is_some_and(|ac| !std::mem::replace(&mut ac.category.seen, true));
             }
-            [N::Line, N::AllowanceCharge, N::TaxCategory] => f
-                .lines
-                .last_mut()
-                .and_then(|l| l.allowance_charges.last_mut())
-                .map(|ac| &mut ac.category),
+            [N::Line, N::AllowanceCharge, N::TaxCategory] => {
+                let ac = self
+                    .facts
+                    .lines
+                    .last_mut()
+                    .and_then(|l| l.allowance_charges.last_mut());
+                self.category_first =
+                    ac.is_some_and(|ac| !std::mem::replace(&mut ac.category.seen, true));
+            }
             [N::Line, N::Item, N::ClassifiedTaxCategory] => {
-                f.lines.last_mut().map(|l| &mut l.category)
+                let l = self.facts.lines.last_mut();
+                self.category_first =
+                    l.is_some_and(|l| !std::mem::replace(&mut l.category.seen, true));
             }
-            _ => return,
-        };
-        self.category_first = category.is_some_and(|c| !std::mem::replace(&mut c.seen, true));
+            _ => {}
+        }
     }
 
     /// The end of a structural element at `path` (the root excluded).
@@ -846,15 +901,6 @@ fn line(f: &mut Facts, i: usize) -> Option<&mut LineFacts> {
     f.lines.get_mut(i)
 }
 
-/// A line's invoiced or credited quantity, and its unit.
-fn quantity(l: &mut LineFacts, invoiced: bool) -> (&mut Num, &mut Option<String>) {
-    if invoiced {
-        (&mut l.invoiced_quantity, &mut l.invoiced_unit)
-    } else {
-        (&mut l.credited_quantity, &mut l.credited_unit)
-    }
-}
-
 /// The totals being read (created on the `cac:LegalMonetaryTotal` start).
 fn totals(f: &mut Facts) -> &mut Totals {
     f.totals.get_or_insert_with(Totals::default)
@@ -872,7 +918,37 @@ pub(super) fn wanted_attribute(n: N) -> Option<&'static str> {
 
 /// Whether the reader keeps the text of an element of this name.
 pub(super) fn is_text_element(n: N) -> bool {
-    (N::StreetName..=N::Value).contains(&n)
+    !matches!(
+        n,
+        N::Other
+            | N::Root
+            | N::PostalAddress
+            | N::Country
+            | N::SupplierParty
+            | N::CustomerParty
+            | N::Party
+            | N::PartyName
+            | N::PartyTaxScheme
+            | N::TaxScheme
+            | N::PartyLegalEntity
+            | N::InvoicePeriod
+            | N::OrderReference
+            | N::DespatchReference
+            | N::Delivery
+            | N::PaymentMeans
+            | N::AllowanceCharge
+            | N::TaxCategory
+            | N::ClassifiedTaxCategory
+            | N::TaxTotal
+            | N::TaxSubtotal
+            | N::MonetaryTotal
+            | N::Line
+            | N::Item
+            | N::SellersItemId
+            | N::StandardItemId
+            | N::ItemProperty
+            | N::Price
+    )
 }
 
 /// The end of the element on top of the stack: its text if it was being read, then
