@@ -173,7 +173,7 @@ fn line_row(l: &ReceivedLine, labels: &Labels, n: Stated, language: Language) ->
             .map(|u| unit_name(u, labels))
             .unwrap_or_default(),
         unit_price: n.echo(l.unit_price),
-        vat: vat_label(l.vat_code, l.vat_rate.map(|r| n.echo(Some(r))), language),
+        vat: vat_label(l.vat_code, l.vat_rate, |r| n.echo(Some(r)), language),
         total: n.amount(l.total),
         adjustments: l
             .allowance_charges
@@ -213,7 +213,7 @@ impl Sheet {
             .vat_breakdown
             .iter()
             .map(|g| VatRow {
-                label: vat_label(g.vat_code, g.vat_rate.map(|r| n.echo(Some(r))), language),
+                label: vat_label(g.vat_code, g.vat_rate, |r| n.echo(Some(r)), language),
                 base: n.amount(g.taxable_amount),
                 vat: n.amount(g.tax_amount),
                 mention: g

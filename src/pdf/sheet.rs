@@ -192,6 +192,7 @@ impl Numbers {
 }
 
 /// The text with a decimal comma when `comma`.
+#[inline]
 pub(crate) fn decimal_comma(comma: bool, text: String) -> String {
     if comma {
         text.replace('.', ",")
@@ -387,12 +388,13 @@ fn adjustment_amount(kind: AllowanceKind, amount: Decimal, n: Numbers) -> String
 /// label.
 pub(crate) fn vat_label(
     code: Option<crate::vat::VatCode>,
-    rate: Option<String>,
+    rate: Option<Decimal>,
+    echo: impl FnOnce(Decimal) -> String,
     language: Language,
 ) -> String {
     match (code.and_then(|c| vat_code_label(c, language)), rate) {
         (Some(label), _) => label.to_owned(),
-        (None, Some(r)) => format!("{r} %"),
+        (None, Some(r)) => format!("{} %", echo(r)),
         (None, None) => String::new(),
     }
 }
@@ -439,7 +441,7 @@ fn line_rows(doc: &Document, labels: &Labels, n: Numbers, language: Language) ->
                 .map(|u| unit_name(u, labels))
                 .unwrap_or_default(),
             unit_price: n.echo(p.unit_price),
-            vat: vat_label(Some(p.vat_code), p.vat_rate.map(|r| n.echo(r)), language),
+            vat: vat_label(Some(p.vat_code), p.vat_rate, |r| n.echo(r), language),
             total: amounts.map(|a| n.amount(a.total)).unwrap_or_default(),
             adjustments,
         });
@@ -473,7 +475,7 @@ fn vat_rows(doc: &Document, n: Numbers, language: Language) -> Vec<VatRow> {
         .iter()
         .enumerate()
         .map(|(i, g)| VatRow {
-            label: vat_label(Some(g.vat_code), g.vat_rate.map(|r| n.echo(r)), language),
+            label: vat_label(Some(g.vat_code), g.vat_rate, |r| n.echo(r), language),
             base: n.amount(g.taxable_amount),
             vat: n.amount(g.tax_amount),
             mention: doc.exemption_mention(i).map(|(_, reason)| reason),
