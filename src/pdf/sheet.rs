@@ -385,7 +385,8 @@ fn adjustment_amount(kind: AllowanceKind, amount: Decimal, n: Numbers) -> String
 }
 
 /// The VAT column of a line or the label of a group: the rate, or the exempt code's
-/// label.
+/// label. `echo` writes the rate (issued and received documents write it their own
+/// way) and is called only when the rate is shown.
 pub(crate) fn vat_label(
     code: Option<crate::vat::VatCode>,
     rate: Option<Decimal>,
