@@ -168,6 +168,7 @@
 #![forbid(unsafe_code)]
 
 pub mod allocation;
+pub mod app;
 pub mod attachment;
 pub mod compute;
 pub mod context;

@@ -1,25 +1,16 @@
 //! Received documents in the simulator (docs/peppol.md §4, §5): the scenario's `received`
-//! list read into documents, and what they answer to GET, PATCH, send and `/ubl`.
+//! list read into documents.
 //!
 //! Decisions taken where the specification is silent:
 //! - `base64` is the standard alphabet; padding may be left out, and ASCII whitespace
 //!   (the line breaks of a MIME body) is skipped.
-//! - The relation of a received document is looked for among the scenario's relations
-//!   in the order of their ids: the first whose Peppol id matches, else the first
-//!   whose VAT number matches.
-//! - `SET` (the back office) does not apply to a received document: it answers 422
-//!   `received_document` at `["path", "id"]`.
-//! - A received document is read once, when the scenario is loaded: a relation added
-//!   later (there is no such path) would not be matched.
+//! - A received document is read once, when the scenario is loaded (how it is read,
+//!   matched and answered: [`crate::app::receive`]).
 
-use super::endpoints::{error, Answer};
 use super::record::{id_of, malformed, not_run_id, parse_date_time, Object};
 use super::{ScenarioError, Simulator};
-use crate::error::{ErrorCode, Loc};
-use crate::received;
-use crate::stored::{StoredReceived, StoredRelation};
 use chrono::{DateTime, Utc};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::HashSet;
 
 /// The origins of the interface.
@@ -114,98 +105,33 @@ fn received_at(rec: &Object, at: &str) -> Result<Option<DateTime<Utc>>, Scenario
     }
 }
 
-/// Reads the scenario's `received` list into the simulator. `taken` holds the ids of
-/// the preloaded documents: received documents share their id space.
+/// Reads the scenario's `received` list into the simulator, each through the core's
+/// [`crate::app::receive`]. `taken` holds the ids of the preloaded documents: received
+/// documents share their id space.
 pub(crate) fn read_received(
     items: Vec<&Object>,
     taken: &HashSet<String>,
     sim: &mut Simulator,
 ) -> Result<(), ScenarioError> {
     let mut seen = taken.clone();
-    // The relations in the order of their ids, read once for every received document.
-    let relations = if items.is_empty() {
-        Vec::new()
-    } else {
-        sim.world.relations_by_id()
-    };
     for (i, rec) in items.into_iter().enumerate() {
         let at = format!("received[{i}]");
         let id = received_id(rec, &at, &mut seen)?;
         let bytes = received_bytes(rec, &at)?;
         let origin = one_of(rec, &at, "origin", &ORIGINS)?.unwrap_or_else(|| "peppol".to_owned());
         let type_override = one_of(rec, &at, "type", &TYPES)?;
-        let create_date = received_at(rec, &at)?.unwrap_or(sim.world.now);
-        let doc = received::read(&bytes);
-        // docs/files.md §2: a received PDF, or the first PDF a UBL embeds, is the
-        // document's own PDF; any other UBL gets one rendered from what it states,
-        // in the company's language, when it is received (a later PATCH of its paid
-        // amount changes no kept PDF).
-        let pdf = match received::own_pdf(&bytes) {
-            Some(own) => Some(std::sync::Arc::from(own.as_ref())),
-            None if doc.xml_available => crate::pdf::render_received(
-                &doc,
-                sim.world.company.language,
-                create_date.date_naive(),
-            )
-            .ok()
-            .map(std::sync::Arc::from),
-            None => None,
+        let received_at = received_at(rec, &at)?.unwrap_or(sim.store.world.now);
+        let received = crate::app::Received {
+            id: &id,
+            bytes: &bytes,
+            origin: &origin,
+            type_override: type_override.as_deref(),
+            received_at,
         };
-        if let Some(pdf) = pdf {
-            sim.files.keep_pdf(&id, pdf);
-        }
-        let relation = doc
-            .pick_relation(relations.iter().map(|r| {
-                (
-                    r,
-                    r.party.peppol_id.as_deref(),
-                    r.party.vat_number.as_deref(),
-                )
-            }))
-            .map(|r| (r.id.clone(), r.kind));
-        let journal_id = doc
-            .doc_type
-            .journal_category()
-            .and_then(|c| sim.world.defaults.get(&c).cloned());
-        sim.received.insert(
-            id.clone(),
-            StoredReceived {
-                id,
-                origin,
-                type_override,
-                create_date,
-                relation: relation.map(|(id, kind)| StoredRelation { id, kind }),
-                journal_id,
-                document: doc,
-            },
-        );
+        // The memory store never fails.
+        let _ = crate::app::receive(&mut sim.store, &received);
     }
     Ok(())
-}
-
-impl Simulator {
-    /// `GET /documents/{id}/ubl` of a received document: the XML it came with.
-    pub(super) fn received_ubl(inbox: &StoredReceived, id: &str) -> Answer {
-        match (&inbox.document.xml, inbox.document.xml_available) {
-            (Some(xml), true) => (200, json!({"xml": xml, "findings": []})),
-            _ => super::endpoints::one(
-                ErrorCode::XmlNotAvailable,
-                Loc::root("path").key("id"),
-                &format!(
-                    "the received document {id} is not a UBL invoice or credit note: it has no xml"
-                ),
-            ),
-        }
-    }
-
-    /// `SET` on a received document: the back office does not override it.
-    pub(super) fn received_set(id: &str) -> Answer {
-        error(&crate::error::ApiError::one(
-            ErrorCode::ReceivedDocument,
-            Loc::root("path").key("id"),
-            format!("the document {id} was received: the back office sets no state on it"),
-        ))
-    }
 }
 
 #[cfg(test)]

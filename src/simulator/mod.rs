@@ -46,11 +46,11 @@
 
 mod auth;
 mod documents;
-mod endpoints;
 mod files;
-pub use files::DocumentFiles;
-pub use request::parse_query;
+pub use crate::app::parse_query;
+pub use crate::app::DocumentFiles;
 mod inbox;
+mod memory;
 mod raw;
 mod record;
 mod records;
@@ -62,10 +62,14 @@ mod world;
 
 pub use world::World;
 
+use crate::app::{Caller, Method, Out, Reply, Request, Route};
 use crate::document::Document;
+use crate::error::{ApiError, ErrorCode, Loc};
+use crate::http::{error, method_not_allowed, unknown_path, Body};
 use auth::{Clients, Tokens};
+use memory::Memory;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// Why a scenario is malformed: a lowercase message that says what and where, such
 /// as `relations[1]: missing id`.
@@ -100,8 +104,8 @@ pub(crate) struct Records {
     pub(crate) brandings: records::Brandings,
 }
 
-/// A loaded scenario: the world, the stored documents, the tokens issued, and the
-/// scenario's requests.
+/// A loaded scenario: the core ([`crate::app`]) over an in-memory store, the clients
+/// and the tokens issued, and the scenario's requests.
 ///
 /// ```
 /// use invoicing_core::simulator::Simulator;
@@ -122,15 +126,9 @@ pub(crate) struct Records {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Simulator {
-    world: World,
-    records: Records,
+    store: Memory,
     clients: Clients,
     tokens: Tokens,
-    documents: documents::Documents,
-    received: BTreeMap<String, crate::stored::StoredReceived>,
-    files: files::Files,
-    created_live: u64,
-    created_sandbox: u64,
     requests: Vec<Value>,
 }
 
@@ -156,7 +154,7 @@ impl Simulator {
 
     /// The world as the rules read it (today, company, journals and their counters…).
     pub fn world(&self) -> &World {
-        &self.world
+        &self.store.world
     }
 
     /// The scenario's requests, as given.
@@ -166,7 +164,7 @@ impl Simulator {
 
     /// The stored document with this id, if any (sandbox documents never are).
     pub fn document(&self, id: &str) -> Option<&Document> {
-        self.documents.get(id)
+        self.store.documents.get(id)
     }
 
     /// Every document the world keeps, in its stored form ([`crate::stored`]): the
@@ -174,77 +172,48 @@ impl Simulator {
     /// theirs. A server seeds its database with them.
     pub fn stored_documents(&self) -> Vec<crate::stored::StoredDocument> {
         use crate::stored::StoredDocument;
-        let issued = self.documents.iter().cloned().map(StoredDocument::Issued);
+        let issued = self
+            .store
+            .documents
+            .iter()
+            .cloned()
+            .map(StoredDocument::Issued);
         let received = self
+            .store
             .received
             .values()
             .map(|r| StoredDocument::Received(Box::new(r.clone())));
         issued.chain(received).collect()
     }
 
-    /// The stored form of the document `id`, issued or received, if the world keeps it.
-    pub fn stored_document(&self, id: &str) -> Option<crate::stored::StoredDocument> {
-        use crate::stored::StoredDocument;
-        if let Some(doc) = self.documents.get(id) {
-            return Some(StoredDocument::Issued(doc.clone()));
-        }
-        self.received
-            .get(id)
-            .map(|r| StoredDocument::Received(Box::new(r.clone())))
+    /// The files the world keeps for document `id`: its attachments' bytes in order,
+    /// and its PDF when one is rendered (or came with it).
+    pub fn files_of(&self, id: &str) -> DocumentFiles {
+        crate::app::files_of(&self.store, id).unwrap_or_default()
     }
 
-    /// The ids of the documents written (created, changed, moved by `TICK`) since the
-    /// last call, in order: what a server persisting the world writes after a request.
-    pub fn take_written(&mut self) -> Vec<String> {
-        let mut ids: Vec<String> = std::mem::take(&mut self.documents.written)
-            .into_iter()
+    /// The ids handed out so far: the successful creates of live clients (`doc-N`)
+    /// and of sandbox ones (`sbx-N`). A server seeding its database goes on after them.
+    pub fn created(&self) -> (u64, u64) {
+        (self.store.created_live, self.store.created_sandbox)
+    }
+
+    /// The id of each branding that owes a document's PDF its page, for a server
+    /// seeding its database: the documents whose PDF is owed, with the branding
+    /// (`None`: a plain page).
+    pub fn owed_pdfs(&self) -> Vec<(String, Option<String>)> {
+        let mut owed: Vec<(String, Option<String>)> = self
+            .store
+            .files
+            .pdfs
+            .iter()
+            .filter_map(|(id, pdf)| match pdf {
+                crate::app::Pdf::Owed(b) => Some((id.clone(), b.clone())),
+                _ => None,
+            })
             .collect();
-        ids.sort_unstable();
-        ids
-    }
-
-    /// Replaces the world's documents and journal counters with stored ones (a server
-    /// restarting on its database): the documents of the scenario are forgotten, ids
-    /// `doc-N` go on after the highest stored one, and every counter is set as given
-    /// (a counter not given keeps the scenario's).
-    pub fn restore(
-        &mut self,
-        documents: Vec<crate::stored::StoredDocument>,
-        counters: &[(String, crate::numbering::Window, u64)],
-    ) {
-        self.documents.clear();
-        self.received.clear();
-        self.files.clear();
-        self.created_live = 0;
-        self.refresh(documents, counters);
-    }
-
-    /// Puts stored documents and journal counters into the world, over what it holds
-    /// (a server whose database another instance wrote): each document replaces the
-    /// one of its id, ids `doc-N` go on after the highest one held, and every counter
-    /// is set as given. Their files are handed back with [`Simulator::restore_files`].
-    pub fn refresh(
-        &mut self,
-        documents: Vec<crate::stored::StoredDocument>,
-        counters: &[(String, crate::numbering::Window, u64)],
-    ) {
-        use crate::stored::StoredDocument;
-        for doc in documents {
-            let id = doc.id().to_owned();
-            if let Some(n) = id.strip_prefix("doc-").and_then(|n| n.parse::<u64>().ok()) {
-                self.created_live = self.created_live.max(n);
-            }
-            match doc {
-                StoredDocument::Issued(d) => self.store(id, d),
-                StoredDocument::Received(r) => {
-                    self.received.insert(id, *r);
-                }
-            }
-        }
-        self.documents.written.clear();
-        for (journal, window, next) in counters {
-            self.world.set_counter(journal, *window, *next);
-        }
+        owed.sort_unstable();
+        owed
     }
 
     /// Handles one HTTP request: its method, its target (path and query), its
@@ -260,7 +229,9 @@ impl Simulator {
         content_type: Option<&str>,
         body: &[u8],
     ) -> (u16, Value) {
-        self.handle_http_from(None, method, target, authorization, content_type, body)
+        let req = Request::http(method, target, None, authorization, content_type, body);
+        let (status, reply) = self.dispatch(&req);
+        (status, self.reply_value(reply))
     }
 
     /// [`Simulator::handle_http`] for a caller the server has authenticated itself
@@ -274,15 +245,9 @@ impl Simulator {
         content_type: Option<&str>,
         body: &[u8],
     ) -> (u16, Value) {
-        self.handle_http_from(client, method, target, None, content_type, body)
-    }
-
-    /// Sets the clock: "today" and the current instant the rules read (a server on
-    /// the real clock sets it before each request; a scenario's are its `today` and
-    /// `now`).
-    pub fn set_clock(&mut self, today: chrono::NaiveDate, now: chrono::DateTime<chrono::Utc>) {
-        self.world.today = today;
-        self.world.now = now;
+        let req = Request::http(method, target, client, None, content_type, body);
+        let (status, reply) = self.dispatch(&req);
+        (status, self.reply_value(reply))
     }
 
     /// A client's secret, for a server that issues its own tokens (`None` for an
@@ -292,40 +257,107 @@ impl Simulator {
         self.clients.get(index).map(|c| c.secret.as_str())
     }
 
-    fn handle_http_from(
+    /// The ids of the documents written (created, changed, moved by `TICK`, given a
+    /// file) since the last call, in order.
+    pub fn take_written(&mut self) -> Vec<String> {
+        let mut ids: Vec<String> = std::mem::take(&mut self.store.written)
+            .into_iter()
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// The stored form of the document `id`, issued or received, if the world keeps it.
+    pub fn stored_document(&self, id: &str) -> Option<crate::stored::StoredDocument> {
+        use crate::stored::StoredDocument;
+        if let Some(doc) = self.store.documents.get(id) {
+            return Some(StoredDocument::Issued(doc.clone()));
+        }
+        self.store
+            .received
+            .get(id)
+            .map(|r| StoredDocument::Received(Box::new(r.clone())))
+    }
+
+    /// Puts stored documents and journal counters into the world, over what it holds:
+    /// each document replaces the one of its id, ids `doc-N` go on after the highest
+    /// one held, and every counter is set as given. Their files are handed back with
+    /// [`Simulator::restore_files`].
+    pub fn refresh(
         &mut self,
-        client: Option<&str>,
-        method: &str,
-        target: &str,
-        authorization: Option<&str>,
-        content_type: Option<&str>,
-        body: &[u8],
-    ) -> (u16, Value) {
-        let (segments, query) = request::split_path(target);
-        let upload = segments
-            .as_deref()
-            .and_then(request::Route::parse)
-            .is_some_and(|r| matches!(r, request::Route::DocumentAttachments(_)));
-        let (body, multipart) = if upload {
-            let http = request::Upload::Http {
-                content_type: content_type.map(str::to_owned),
-                body: body.to_vec(),
-            };
-            (crate::http::Body::Absent, Some(http))
+        documents: Vec<crate::stored::StoredDocument>,
+        counters: &[(String, crate::numbering::Window, u64)],
+    ) {
+        use crate::stored::StoredDocument;
+        for doc in documents {
+            let id = doc.id().to_owned();
+            if let Some(n) = id.strip_prefix("doc-").and_then(|n| n.parse::<u64>().ok()) {
+                self.store.created_live = self.store.created_live.max(n);
+            }
+            match doc {
+                StoredDocument::Issued(d) => {
+                    let _ = crate::app::save_document(&mut self.store, d);
+                }
+                StoredDocument::Received(r) => {
+                    self.store.received.insert(id, *r);
+                }
+            }
+        }
+        self.store.written.clear();
+        for (journal, window, next) in counters {
+            self.store.world.set_counter(journal, *window, *next);
+        }
+    }
+
+    /// Hands back the files of a refreshed document (see [`Simulator::files_of`]).
+    pub fn restore_files(&mut self, id: &str, files: DocumentFiles) {
+        let DocumentFiles { attachments, pdf } = files;
+        if attachments.is_empty() {
+            self.store.files.attachments.remove(id);
         } else {
-            (crate::http::Body::from_bytes(body), None)
-        };
-        let req = request::Request {
-            method: request::Method::parse(method),
-            segments,
-            query,
-            client: client.map(str::to_owned),
-            authorization: authorization.map(str::to_owned),
-            body: request::ReqBody::Read(body),
-            multipart,
-        };
-        let (status, reply) = self.dispatch(&req);
-        (status, self.reply_value(reply))
+            self.store
+                .files
+                .attachments
+                .insert(id.to_owned(), attachments);
+        }
+        match pdf {
+            Some(pdf) => {
+                self.store
+                    .files
+                    .pdfs
+                    .insert(id.to_owned(), crate::app::Pdf::Kept(pdf));
+            }
+            None => {
+                if matches!(
+                    self.store.files.pdfs.get(id),
+                    Some(crate::app::Pdf::Kept(_))
+                ) {
+                    self.store.files.pdfs.remove(id);
+                }
+            }
+        }
+    }
+
+    /// Sets the clock: "today" and the current instant the rules read (a scenario's
+    /// are its `today` and `now`).
+    pub fn set_clock(&mut self, today: chrono::NaiveDate, now: chrono::DateTime<chrono::Utc>) {
+        self.store.world.today = today;
+        self.store.world.now = now;
+    }
+
+    /// Every client of the scenario: id, secret, whether it is a sandbox client, and
+    /// its permissions (a server seeding its database keeps them).
+    pub fn clients(&self) -> Vec<(String, String, Caller)> {
+        (0..)
+            .map_while(|i| self.clients.get(i))
+            .map(|c| {
+                let caller = Caller {
+                    sandbox: c.sandbox,
+                    permissions: c.permissions,
+                };
+                (c.id.clone(), c.secret.clone(), caller)
+            })
+            .collect()
     }
 
     /// Runs the scenario's own requests in order and answers
@@ -365,7 +397,7 @@ impl Simulator {
     ) -> std::io::Result<()> {
         let requests = std::mem::take(&mut self.requests);
         stream::write_responses(out, requests, |request, responses| {
-            self.write_answer(request::Request::from_json(&request), responses)
+            self.write_answer(Request::from_json(&request), responses)
         })
     }
 
@@ -374,54 +406,144 @@ impl Simulator {
     /// non-string path…) answers 400 `{"error": "…"}`; [`Simulator::load`] refuses
     /// such requests in a scenario, so [`run`] never answers 400.
     pub fn handle(&mut self, request: &Value) -> (u16, Value) {
-        let (status, reply) = self.answer(request::Request::from_json(request));
+        let (status, reply) = self.answer(Request::from_json(request));
         (status, self.reply_value(reply))
     }
 
     /// The answer to a request as read: 400 for a request object that is malformed.
-    fn answer(&mut self, request: Result<request::Request, String>) -> endpoints::Out {
+    fn answer(&mut self, request: Result<Request, String>) -> Out {
         match request {
             Ok(req) => self.dispatch(&req),
             Err(e) => (
                 400,
-                endpoints::Reply::Json(json!({ "error": format!("request: {e}") })),
+                Reply::Json(json!({ "error": format!("request: {e}") })),
             ),
         }
+    }
+
+    /// Answers one request: the back office (`TICK`, `SET`) and `/auth/token` first,
+    /// then the client is authenticated, then the core answers.
+    fn dispatch(&mut self, req: &Request) -> Out {
+        let json = |(status, body): (u16, Value)| (status, Reply::Json(body));
+        if req.method == Method::Tick {
+            return crate::app::tick_all(&mut self.store);
+        }
+        let route = req.route();
+        if req.method == Method::Set {
+            return match route {
+                Some(Route::Document(id)) => {
+                    crate::app::set(&mut self.store, &id, &req.body.read())
+                }
+                Some(_) => json(method_not_allowed(req.method.as_str())),
+                None => json(unknown_path()),
+            };
+        }
+        if route == Some(Route::Token) {
+            return json(if req.method == Method::Post {
+                self.token(&req.body.read())
+            } else {
+                method_not_allowed(req.method.as_str())
+            });
+        }
+        match self.authenticate(req) {
+            Ok(caller) => crate::app::dispatch(&mut self.store, caller, req),
+            Err(e) => json(error(&e)),
+        }
+    }
+
+    /// The client of a request: named by `client` (headers then ignored), or
+    /// authenticated by `Authorization: Bearer <access token>`.
+    fn authenticate(&self, req: &Request) -> Result<Caller, ApiError> {
+        let index = if let Some(name) = &req.client {
+            self.clients.position(name).ok_or_else(|| {
+                ApiError::one(
+                    ErrorCode::InvalidClient,
+                    Loc::authorization(),
+                    format!("no client named {name:?}"),
+                )
+            })?
+        } else if let Some(authorization) = &req.authorization {
+            self.tokens.authenticate(authorization)?
+        } else {
+            return Err(ApiError::one(
+                ErrorCode::NotAuthenticated,
+                Loc::authorization(),
+                "no credentials: send authorization: bearer <access token>",
+            ));
+        };
+        let client = self.clients.get(index).ok_or_else(|| {
+            ApiError::one(
+                ErrorCode::InvalidToken,
+                Loc::authorization(),
+                "the token's client is gone",
+            )
+        })?;
+        Ok(Caller {
+            sandbox: client.sandbox,
+            permissions: client.permissions,
+        })
+    }
+
+    /// `POST /auth/token`: a client pair in, an access and a refresh token out.
+    fn token(&mut self, body: &Body) -> crate::http::Answer {
+        let refused = crate::http::invalid_client;
+        let pair = match body {
+            Body::Json(Value::Object(m)) => match (m.get("client_id"), m.get("client_secret")) {
+                (Some(Value::String(id)), Some(Value::String(secret))) => {
+                    Some((id.clone(), secret.clone()))
+                }
+                _ => None,
+            },
+            Body::Invalid { text, .. } => {
+                let form = parse_query(text);
+                let get = |k: &str| {
+                    form.iter()
+                        .rev()
+                        .find(|(key, _)| key == k)
+                        .map(|(_, v)| v.clone())
+                };
+                get("client_id").zip(get("client_secret"))
+            }
+            Body::Json(_) | Body::Absent => None,
+        };
+        let Some((id, secret)) = pair else {
+            return refused();
+        };
+        let Some(index) = self
+            .clients
+            .position(&id)
+            .filter(|&i| self.clients.get(i).is_some_and(|c| c.secret == secret))
+        else {
+            return refused();
+        };
+        let (access, refresh) = self.tokens.issue(index, &id);
+        crate::http::token(&access, &refresh)
     }
 
     /// Answers a request as read, and writes the response.
     fn write_answer<W: std::io::Write + ?Sized>(
         &mut self,
-        request: Result<request::Request, String>,
+        request: Result<Request, String>,
         responses: &mut stream::Responses<'_, W>,
     ) -> std::io::Result<()> {
         let (status, reply) = self.answer(request);
         match &reply {
-            endpoints::Reply::Json(body) => responses.write(status, body),
-            endpoints::Reply::Document(doc) => responses.write(status, &**doc),
-            endpoints::Reply::Stored(id) => match self.documents.get(id) {
+            Reply::Json(body) => responses.write(status, body),
+            Reply::Document(doc) => responses.write(status, &**doc),
+            Reply::Stored(id) => match self.store.documents.get(id) {
                 Some(doc) => responses.write(status, doc),
                 None => responses.write(status, &Value::Null),
             },
-            endpoints::Reply::Locations(relation_id) => {
-                responses.write_records(status, self.world.locations.texts_of(relation_id))
+            Reply::Locations(relation_id) => {
+                responses.write_records(status, self.store.world.locations.texts_of(relation_id))
             }
         }
     }
 
     /// A response's body as a value.
-    fn reply_value(&self, reply: endpoints::Reply) -> Value {
-        match reply {
-            endpoints::Reply::Json(body) => body,
-            endpoints::Reply::Document(doc) => doc.to_json(),
-            endpoints::Reply::Stored(id) => self
-                .documents
-                .get(&id)
-                .map_or(Value::Null, Document::to_json),
-            endpoints::Reply::Locations(relation_id) => {
-                Value::Array(self.world.locations.of_relation(&relation_id).collect())
-            }
-        }
+    fn reply_value(&self, reply: Reply) -> Value {
+        // The memory store never fails.
+        reply.to_value(&self.store).unwrap_or(Value::Null)
     }
 }
 
@@ -476,7 +598,7 @@ pub fn run_to<W: std::io::Write + ?Sized>(
     let loaded = match raw::load(scenario) {
         Some(Ok((mut sim, requests))) => {
             stream::write_responses(out, requests, |request, responses| {
-                sim.write_answer(request::Request::from_text(request.get()), responses)
+                sim.write_answer(Request::from_text(request.get()), responses)
             })?;
             return Ok(Ok(()));
         }

@@ -10,9 +10,9 @@
 //! is left to the reading of the whole scenario as one value.
 
 use super::record::malformed;
-use super::request::Request;
 use super::scenario::{load_with, RawLists, Taken};
 use super::{ScenarioError, Simulator};
+use crate::app::Request;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};

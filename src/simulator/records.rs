@@ -5,14 +5,6 @@
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 
-/// A record as given in the scenario, kept as its compact JSON text as `serde_json`
-/// writes it (one allocation, where a `Value` takes one per key and string): written
-/// by re-indenting that text, or read into a value where one is needed.
-pub(crate) fn record_value(text: &str) -> Value {
-    // The text of a record the scenario's reading took: valid JSON.
-    crate::json::from_str(text).unwrap_or_default()
-}
-
 /// Records kept as their compact JSON texts, one after another in one string: a
 /// world of 40 000 records is a few allocations, not hundreds of thousands, and is
 /// dropped at once.
@@ -139,11 +131,6 @@ impl Locations {
         self.texts.get(*self.by_id.get(id)?)
     }
 
-    /// The records of the relation's locations, in scenario order.
-    pub(crate) fn of_relation<'a>(&'a self, relation_id: &str) -> impl Iterator<Item = Value> + 'a {
-        self.texts_of(relation_id).map(record_value)
-    }
-
     /// The compact JSON texts of the relation's locations, in scenario order.
     pub(crate) fn texts_of<'a>(&'a self, relation_id: &str) -> impl Iterator<Item = &'a str> + 'a {
         let first = self.by_relation.get(relation_id).map_or(LAST, |&(f, _)| f);
@@ -194,6 +181,11 @@ impl Brandings {
     /// The index of the branding `id`.
     pub(crate) fn position(&self, id: &str) -> Option<usize> {
         self.by_id.get(id).copied()
+    }
+
+    /// The id of the branding at `index`.
+    pub(crate) fn id(&self, index: usize) -> Option<&str> {
+        self.list.get(index).map(|(id, _)| id.as_str())
     }
 
     /// The record at `index`.

@@ -4,15 +4,15 @@
 //! [`ScenarioError`] that says what and where.
 
 use super::auth::{Client, Tokens};
-use super::documents::Documents;
+use super::memory::Memory;
 use super::record::{
     id_of, list, malformed, not_run_id, opt_bool, opt_str, parse_date_time, read_location,
     read_party, read_relation, record_id, req_str, Item, Object, Record,
 };
-use super::request::Request;
 use super::tree::read_text;
 use super::world::World;
-use super::{Records, ScenarioError, Simulator};
+use super::{ScenarioError, Simulator};
+use crate::app::Request;
 use crate::context::{Journal, Permissions};
 use crate::error::ApiError;
 use crate::lifecycle;
@@ -185,15 +185,9 @@ pub(super) fn load_with(
     let brandings = read_brandings(top)?;
 
     let mut simulator = Simulator {
-        world,
-        records: Records::default(),
+        store: Memory::new(world),
         clients: clients.into(),
         tokens: Tokens::default(),
-        documents: Documents::default(),
-        received: BTreeMap::new(),
-        files: super::files::Files::default(),
-        created_live: 0,
-        created_sandbox: 0,
         requests,
     };
     let preloaded = preload_documents(top, &mut simulator)?;
@@ -217,7 +211,7 @@ pub(super) fn load_with(
         }
     }
     .map(Vec::into_iter);
-    let records = &mut simulator.records;
+    let records = &mut simulator.store.records;
     for (id, rec) in journals.into_iter().zip(&mut lists[0]) {
         records.journals.insert(id, rec);
     }
@@ -519,15 +513,16 @@ fn preload_documents(top: &Object, sim: &mut Simulator) -> Result<HashSet<String
             None | Some(Value::Null) => return Err(malformed(format!("{at}: missing create"))),
             Some(body) => body,
         };
-        let created = lifecycle::create(&sim.world, Permissions::ALL, None, Some(create), &id)
+        let created = lifecycle::create(&sim.store, Permissions::ALL, None, Some(create), &id)
             .map_err(|e| malformed(format!("{at}: create refused: {}", describe(&e))))?;
-        sim.world.advance(&created.number);
+        sim.store.world.advance(&created.number);
         let mut document = created.document;
         if let Some(state) = rec.get("state").filter(|v| !v.is_null()) {
             document = lifecycle::apply_state(&document, state)
                 .map_err(|e| malformed(format!("{at}: state refused: {}", describe(&e))))?;
         }
-        sim.store(id, document);
+        // The memory store never fails.
+        let _ = crate::app::save_document(&mut sim.store, document);
     }
     Ok(seen)
 }

@@ -1,4 +1,4 @@
-use super::*;
+use crate::document::{Document, PeppolStatus};
 use crate::simulator::Simulator;
 use serde_json::json;
 
@@ -22,7 +22,12 @@ fn create(sim: &mut Simulator, query: &str) {
 }
 
 fn pending(sim: &Simulator) -> Vec<&str> {
-    sim.documents.pending.iter().map(String::as_str).collect()
+    sim.store
+        .documents
+        .pending
+        .iter()
+        .map(String::as_str)
+        .collect()
 }
 
 #[test]
@@ -62,4 +67,9 @@ fn set_and_send_make_a_document_pending_again() {
         state(sim.document("doc-1").unwrap()),
         (true, true, PeppolStatus::Sent)
     );
+}
+
+/// The files and the Peppol status of a document.
+fn state(doc: &Document) -> (bool, bool, PeppolStatus) {
+    (doc.pdf_available, doc.xml_available, doc.peppol_status)
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::app::record_value;
 use serde_json::json;
 
 fn locations() -> Locations {
@@ -24,7 +25,11 @@ fn locations_of_a_relation_come_from_the_index_in_scenario_order() {
     // issue 12: GET /delivery-locations?relation_id= reads an index, not a scan;
     // the answer keeps scenario order
     let l = locations();
-    let ids = |rel: &str| -> Vec<Value> { l.of_relation(rel).map(|r| r["id"].clone()).collect() };
+    let ids = |rel: &str| -> Vec<Value> {
+        l.texts_of(rel)
+            .map(|t| record_value(t)["id"].clone())
+            .collect()
+    };
     assert_eq!(ids("r1"), [json!("a"), json!("c"), json!("e")]);
     assert_eq!(ids("r3"), [json!("d")]);
     assert!(ids("r9").is_empty());

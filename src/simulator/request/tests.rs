@@ -1,4 +1,5 @@
 use super::*;
+use crate::app::request::percent_decode;
 use serde_json::json;
 
 #[test]
