@@ -355,3 +355,18 @@ fn ubl_of(store: &mut dyn Store, id: &str) -> Result<Answer, ContextError> {
         )),
     })
 }
+
+/// Makes the branding at `index` of `records` (id, record) the default: its `default`
+/// becomes true, and every other `"default": true` becomes false; the other records
+/// are left as they are. The default branding is the first whose record says
+/// `"default": true`.
+pub fn designate(records: &mut [(String, Value)], index: usize) {
+    for (i, (_, record)) in records.iter_mut().enumerate() {
+        let was_default = record.get("default") == Some(&Value::Bool(true));
+        if i == index || was_default {
+            if let Value::Object(m) = record {
+                m.insert("default".into(), Value::Bool(i == index));
+            }
+        }
+    }
+}

@@ -39,7 +39,7 @@ mod reply;
 pub mod request;
 mod world;
 
-pub use endpoints::dispatch;
+pub use endpoints::{designate, dispatch};
 pub use files::{files_of, settle_pdf, DocumentFiles};
 pub use inbox::{receive, Received};
 #[cfg(test)]

@@ -19,9 +19,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::OnceLock;
 
-/// Everything a scenario's world keeps, in memory. It never fails.
+/// Everything a scenario's world keeps, in memory: the core's [`Store`] of the
+/// simulator. It never fails. A server reads the records of a scenario it was seeded
+/// with (company, relations, journals, locations, brandings: what no request changes
+/// but the default branding) through it, and keeps everything else in its database.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Memory {
+pub struct Memory {
     pub(crate) world: World,
     pub(crate) records: Records,
     pub(crate) documents: Documents,

@@ -67,7 +67,7 @@ use crate::document::Document;
 use crate::error::{ApiError, ErrorCode, Loc};
 use crate::http::{error, method_not_allowed, unknown_path, Body};
 use auth::{Clients, Tokens};
-use memory::Memory;
+pub use memory::Memory;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
@@ -157,6 +157,12 @@ impl Simulator {
         &self.store.world
     }
 
+    /// The store the core answers over: the world of the scenario, its documents and
+    /// their files.
+    pub fn store(&self) -> &Memory {
+        &self.store
+    }
+
     /// The scenario's requests, as given.
     pub fn requests(&self) -> &[Value] {
         &self.requests
@@ -190,6 +196,12 @@ impl Simulator {
     /// and its PDF when one is rendered (or came with it).
     pub fn files_of(&self, id: &str) -> DocumentFiles {
         crate::app::files_of(&self.store, id).unwrap_or_default()
+    }
+
+    /// Every branding of the scenario: id and record (its `default` up to date), in
+    /// scenario order (a server seeding its database keeps them).
+    pub fn brandings(&self) -> Vec<(String, Value)> {
+        self.store.records.brandings.all().to_vec()
     }
 
     /// The ids handed out so far: the successful creates of live clients (`doc-N`)

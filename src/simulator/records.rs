@@ -193,18 +193,17 @@ impl Brandings {
         self.list.get(index).map(|(_, record)| record)
     }
 
-    /// Makes the branding at `index` the default: its `default` becomes true, and
-    /// every other `default: true` becomes false.
+    /// Makes the branding at `index` the default ([`crate::app::designate`]).
     pub(crate) fn designate(&mut self, index: usize) {
-        let previous = std::mem::take(&mut self.defaults);
-        for i in previous.into_iter().chain([index]) {
-            if let Some((_, Value::Object(m))) = self.list.get_mut(i) {
-                m.insert("default".into(), Value::Bool(i == index));
-            }
-        }
-        if self.list.get(index).is_some_and(|(_, r)| is_default(r)) {
-            self.defaults.insert(index);
-        }
+        crate::app::designate(&mut self.list, index);
+        self.defaults = (0..self.list.len())
+            .filter(|&i| self.list.get(i).is_some_and(|(_, r)| is_default(r)))
+            .collect();
+    }
+
+    /// Every branding: id and record, in scenario order.
+    pub(crate) fn all(&self) -> &[(String, Value)] {
+        &self.list
     }
 }
 
