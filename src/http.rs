@@ -51,6 +51,16 @@ pub fn invalid_token_error() -> ApiError {
     )
 }
 
+/// 401 `invalid_token`: an access token past its lifetime (a server's tokens expire;
+/// the simulator's never do).
+pub fn expired_token() -> Answer {
+    one(
+        ErrorCode::InvalidToken,
+        Loc::authorization(),
+        "the access token expired: get a new one from POST /auth/token (a refresh_token grant)",
+    )
+}
+
 /// 401 `invalid_token`: a refresh token sent as an access token.
 pub fn refresh_token_as_access() -> ApiError {
     ApiError::one(

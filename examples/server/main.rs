@@ -1,50 +1,71 @@
-//! The whole interface over real HTTP, with every bit of state in a database:
-//! SQLite by default (one file, nothing to install), PostgreSQL to run several
-//! instances on one database (issue 19). axum and tokio serve; every rule is the
-//! crate's.
+//! The whole interface over real HTTP: the crate's application core
+//! ([`invoicing_core::app`]) over a database, SQLite by default (one file, nothing to
+//! install) or PostgreSQL (several instances on one database). axum and tokio serve;
+//! every rule is the crate's. No document is kept in memory and no lock of the
+//! server's own is taken: each request is one transaction of the database.
 //!
 //! ```text
-//! cargo run --release --example server -- --scenario FILE [--db FILE | --database URL]
-//!     [--addr HOST:PORT] [--tick-ms MS] [--simulator-routes] [--token-ttl SECONDS]
-//!     [--max-body BYTES] [--pool N] [--today DATE [--now RFC3339]]
+//! cargo run --release --example server -- [--scenario FILE]... [--db FILE | --database URL]
+//!     [--addr HOST:PORT | --addr :PORT] [--tick-ms MS] [--simulator-routes]
+//!     [--token-ttl SECONDS] [--max-body BYTES] [--pool N] [--today DATE [--now RFC3339]]
 //! ```
 //!
-//! `--db` is the SQLite file (default `server.sqlite3`); `--database` takes
-//! `postgres://user@host:port/db` or `sqlite:FILE`. An empty database is seeded from
-//! the scenario (its `requests` ignored); a seeded one is used as it is, by every
-//! instance. `--addr` defaults to `127.0.0.1:8080` (`:0` picks a free port; the first
-//! line on stdout is `listening on http://HOST:PORT`), `--tick-ms` to 2000 (the
-//! worker's step: PDFs, UBL, `sending` → `sent`), `--token-ttl` to 3600, `--max-body`
-//! to 41943040 (a larger body is 413), `--pool` to 8 connections (PostgreSQL).
-//! The clock is the real one, today the date in Brussels; `--today DATE` (and
-//! `--now RFC3339`, default the start of that day, UTC) pins it for tests.
-//! `/_simulator/tick` and `/_simulator/documents/{id}/state` (the scenario's `TICK`
-//! and `SET`) answer only with `--simulator-routes`.
+//! Each `--scenario` is a company (named by its file name without `.json`): a company
+//! the database does not have yet is seeded from it (its `requests` ignored); one it
+//! has is used as it is. Several companies share one database, each request scoped to
+//! its client's company; client ids are unique in a database. A database already
+//! seeded needs no `--scenario`. `--db` is the SQLite file (default `server.sqlite3`);
+//! `--database` takes `postgres://user@host:port/db` or `sqlite:FILE`. `--addr`
+//! defaults to `127.0.0.1:8080`; `:PORT` is `127.0.0.1:PORT` (`:0` picks a free port;
+//! the first line on stdout is `listening on http://HOST:PORT`). `--tick-ms` (default
+//! 2000) is the worker's period: it claims waiting documents in small batches (their
+//! files come to exist, a send under way arrives, the PDF is rendered). `--token-ttl`
+//! defaults to 3600, `--max-body` to 41943040 (a larger body is 413), `--pool` to 8
+//! connections. The clock is the real one, today the date in Brussels; `--today DATE`
+//! (and `--now RFC3339`, default the start of that day, UTC) pins it for tests.
+//! `/_simulator/tick` and `/_simulator/documents/{id}/state` (the scenario's `TICK` and
+//! `SET`) answer only with `--simulator-routes`.
 //!
 //! Layers, one file each: `main.rs` (HTTP: arguments, routing, the worker, shutdown),
-//! `world.rs` (one request, one transaction), `auth.rs` (the server's tokens),
-//! `store.rs` (the storage trait), `sqlite.rs` and `postgres.rs` (the two stores).
-//! SIGTERM stops accepting, lets in-flight requests finish, then exits.
+//! `serve.rs` (one request, one unit of work), `auth.rs` (the server's tokens),
+//! `db.rs` (the core's store over the database, and seeding), `sql.rs` (PostgreSQL and
+//! SQLite behind one SQL interface), `clock.rs`. SIGTERM stops accepting, lets
+//! in-flight requests finish, then exits.
 
 mod auth;
 mod clock;
-mod postgres;
-mod sqlite;
-mod store;
-mod world;
+mod db;
+mod serve;
+mod sql;
 
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use serve::{Incoming, Server};
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
-use world::{Incoming, World};
+
+const USAGE: &str = "usage: server [--scenario FILE]... [--db FILE | --database URL]
+    [--addr HOST:PORT | --addr :PORT] [--tick-ms MS] [--simulator-routes]
+    [--token-ttl SECONDS] [--max-body BYTES] [--pool N] [--today DATE [--now RFC3339]]
+
+  --scenario FILE    a company, seeded from FILE when the database lacks it (repeatable;
+                     not needed on a database already seeded)
+  --db FILE          the SQLite file (default server.sqlite3)
+  --database URL     postgres://user@host:port/db or sqlite:FILE
+  --addr ADDR        HOST:PORT, or :PORT for 127.0.0.1:PORT (default 127.0.0.1:8080; :0 a free port)
+  --tick-ms MS       the worker's period (default 2000)
+  --simulator-routes answer /_simulator/tick and /_simulator/documents/{id}/state
+  --token-ttl S      the access token's lifetime (default 3600)
+  --max-body BYTES   the largest request body (default 41943040)
+  --pool N           database connections (default 8)
+  --today DATE       pin today (and --now RFC3339, the instant) for tests";
 
 struct Args {
-    scenario: String,
+    scenarios: Vec<String>,
     database: String,
     addr: String,
     tick_ms: u64,
@@ -56,9 +77,10 @@ struct Args {
     now: Option<chrono::DateTime<chrono::Utc>>,
 }
 
-fn args() -> Result<Args, String> {
+/// The arguments, `Ok(None)` for `--help`.
+fn args() -> Result<Option<Args>, String> {
     let mut a = Args {
-        scenario: String::new(),
+        scenarios: Vec::new(),
         database: "sqlite:server.sqlite3".into(),
         addr: "127.0.0.1:8080".into(),
         tick_ms: 2000,
@@ -71,14 +93,18 @@ fn args() -> Result<Args, String> {
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
-        if flag == "--simulator-routes" {
-            a.back_office = true;
-            continue;
+        match flag.as_str() {
+            "--help" | "-h" => return Ok(None),
+            "--simulator-routes" => {
+                a.back_office = true;
+                continue;
+            }
+            _ => {}
         }
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let number = |v: &str| v.parse::<u64>().map_err(|e| format!("{flag}: {e}"));
         match flag.as_str() {
-            "--scenario" => a.scenario = value,
+            "--scenario" => a.scenarios.push(value),
             "--today" => a.today = Some(value.parse().map_err(|e| format!("--today: {e}"))?),
             "--now" => {
                 let now = chrono::DateTime::parse_from_rfc3339(&value)
@@ -87,7 +113,12 @@ fn args() -> Result<Args, String> {
             }
             "--db" => a.database = format!("sqlite:{value}"),
             "--database" => a.database = value,
-            "--addr" => a.addr = value,
+            "--addr" => {
+                a.addr = match value.strip_prefix(':') {
+                    Some(port) => format!("127.0.0.1:{port}"),
+                    None => value,
+                };
+            }
             "--tick-ms" => a.tick_ms = number(&value)?,
             "--token-ttl" => {
                 a.token_ttl = i64::try_from(number(&value)?).map_err(|e| e.to_string())?;
@@ -102,10 +133,7 @@ fn args() -> Result<Args, String> {
     if a.now.is_some() && a.today.is_none() {
         return Err("--now pins the clock with --today only".into());
     }
-    if a.scenario.is_empty() {
-        return Err("--scenario FILE is required (it seeds an empty database)".into());
-    }
-    Ok(a)
+    Ok(Some(a))
 }
 
 /// The clock: pinned by `--today` (and `--now`), or the real one.
@@ -121,17 +149,20 @@ fn clock(args: &Args) -> clock::Clock {
     }
 }
 
-/// The store `--database` names.
-fn store(args: &Args) -> Result<Box<dyn store::Store>, String> {
+/// The database `--database` names.
+fn database(args: &Args) -> Result<Box<dyn sql::Database>, String> {
     if args.database.starts_with("postgres://") || args.database.starts_with("postgresql://") {
-        let pg = postgres::Postgres::open(&args.database, args.pool).map_err(|e| e.message)?;
+        let pg = sql::Postgres::open(&args.database, args.pool).map_err(|e| e.message)?;
         return Ok(Box::new(pg));
     }
     let path = args
         .database
         .strip_prefix("sqlite:")
         .unwrap_or(&args.database);
-    Ok(Box::new(sqlite::Sqlite::open(path).map_err(|e| e.message)?))
+    let connections = usize::try_from(args.pool.clamp(1, 4)).unwrap_or(1);
+    Ok(Box::new(
+        sql::Sqlite::open(path, connections).map_err(|e| e.message)?,
+    ))
 }
 
 async fn route(
@@ -157,8 +188,8 @@ async fn route(
         idempotency_key: header(&parts.headers, "idempotency-key"),
         body: body.to_vec(),
     };
-    let world = state.0.clone();
-    let (status, answer) = tokio::task::spawn_blocking(move || world.handle(&incoming))
+    let server = state.0.clone();
+    let (status, answer) = tokio::task::spawn_blocking(move || server.handle(&incoming))
         .await
         .unwrap_or_else(|_| invoicing_core::http::internal_error());
     // GET /documents/{id}/pdf answers the file itself (docs/files.md §2).
@@ -190,8 +221,8 @@ fn reply(status: u16, answer: &serde_json::Value) -> Response {
         .into_response()
 }
 
-/// The world and the body limit.
-type Shared = Arc<(Arc<World>, usize)>;
+/// The server and the body limit.
+type Shared = Arc<(Arc<Server>, usize)>;
 
 async fn shutdown() {
     let ctrl_c = async {
@@ -216,9 +247,13 @@ async fn shutdown() {
 
 fn main() {
     let args = match args() {
-        Ok(a) => a,
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            println!("{USAGE}");
+            return;
+        }
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{e}\n\n{USAGE}");
             std::process::exit(2);
         }
     };
@@ -226,14 +261,20 @@ fn main() {
         access: args.token_ttl,
         refresh: args.token_ttl.saturating_mul(24 * 30),
     };
-    // The stores are blocking clients: opened here, outside the async runtime, and
+    // The databases' clients are blocking: opened here, outside the async runtime, and
     // used on its blocking threads only.
-    let opened = store(&args).and_then(|s| {
-        World::open(s, &args.scenario, lifetimes, args.back_office, clock(&args))
-            .map_err(|e| e.message)
+    let opened = database(&args).and_then(|db| {
+        Server::open(
+            db,
+            &args.scenarios,
+            lifetimes,
+            args.back_office,
+            clock(&args),
+        )
+        .map_err(|e| e.message)
     });
-    let world = match opened {
-        Ok(w) => Arc::new(w),
+    let server = match opened {
+        Ok(s) => Arc::new(s),
         Err(e) => {
             eprintln!("cannot open the database: {e}");
             std::process::exit(1);
@@ -249,15 +290,15 @@ fn main() {
             std::process::exit(1);
         }
     };
-    runtime.block_on(serve(&args, world.clone()));
+    runtime.block_on(serve(&args, server.clone()));
     drop(runtime);
-    // The last handle on the world (and its connections) is dropped here, outside
+    // The last handle on the server (and its connections) is dropped here, outside
     // the runtime.
-    drop(world);
+    drop(server);
     eprintln!("stopped");
 }
 
-async fn serve(args: &Args, world: Arc<World>) {
+async fn serve(args: &Args, server: Arc<Server>) {
     let listener = match tokio::net::TcpListener::bind(&args.addr).await {
         Ok(l) => l,
         Err(e) => {
@@ -271,19 +312,25 @@ async fn serve(args: &Args, world: Arc<World>) {
     println!("listening on http://{addr}");
     let _ = std::io::stdout().flush();
     let worker = {
-        let world = world.clone();
+        let server = server.clone();
         let every = Duration::from_millis(args.tick_ms.max(1));
         tokio::spawn(async move {
             let mut interval = tokio::time::interval(every);
             interval.tick().await;
             loop {
                 interval.tick().await;
-                let world = world.clone();
-                let _ = tokio::task::spawn_blocking(move || world.tick()).await;
+                // A full batch claimed: more are waiting, claim again at once (bounded).
+                for _ in 0..64 {
+                    let server = server.clone();
+                    let moved = tokio::task::spawn_blocking(move || server.tick()).await;
+                    if moved.map_or(true, |n| n < 16) {
+                        break;
+                    }
+                }
             }
         })
     };
-    let state: Shared = Arc::new((world, args.max_body));
+    let state: Shared = Arc::new((server, args.max_body));
     let app = Router::new().fallback(route).with_state(state);
     if let Err(e) = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown())
