@@ -255,22 +255,40 @@ fn pg_params(params: &[Val]) -> Vec<&(dyn ToSql + Sync)> {
     params.iter().map(|p| p as &(dyn ToSql + Sync)).collect()
 }
 
+/// A row's values; a column of another type (`void`…) reads as NULL.
 fn pg_row(row: &postgres::Row) -> Vec<Val> {
     (0..row.len())
         .map(|i| {
-            let ty = row.columns()[i].type_();
-            if *ty == Type::INT8 {
-                row.get::<_, Option<i64>>(i).map_or(Val::Null, Val::Int)
-            } else if *ty == Type::INT4 {
-                row.get::<_, Option<i32>>(i)
-                    .map_or(Val::Null, |v| Val::Int(v.into()))
-            } else if *ty == Type::BOOL {
-                row.get::<_, Option<bool>>(i).map_or(Val::Null, Val::from)
-            } else if *ty == Type::BYTEA {
-                row.get::<_, Option<Vec<u8>>>(i)
-                    .map_or(Val::Null, Val::Bytes)
-            } else {
-                row.get::<_, Option<String>>(i).map_or(Val::Null, Val::Text)
+            let ty = row.columns().get(i).map(postgres::Column::type_);
+            let get = |f: fn(&postgres::Row, usize) -> Option<Val>| f(row, i).unwrap_or(Val::Null);
+            match ty {
+                Some(t) if *t == Type::INT8 => {
+                    get(|r, i| r.try_get::<_, Option<i64>>(i).ok().flatten().map(Val::Int))
+                }
+                Some(t) if *t == Type::INT4 => get(|r, i| {
+                    r.try_get::<_, Option<i32>>(i)
+                        .ok()
+                        .flatten()
+                        .map(|v| Val::Int(v.into()))
+                }),
+                Some(t) if *t == Type::BOOL => get(|r, i| {
+                    r.try_get::<_, Option<bool>>(i)
+                        .ok()
+                        .flatten()
+                        .map(Val::from)
+                }),
+                Some(t) if *t == Type::BYTEA => get(|r, i| {
+                    r.try_get::<_, Option<Vec<u8>>>(i)
+                        .ok()
+                        .flatten()
+                        .map(Val::Bytes)
+                }),
+                _ => get(|r, i| {
+                    r.try_get::<_, Option<String>>(i)
+                        .ok()
+                        .flatten()
+                        .map(Val::Text)
+                }),
             }
         })
         .collect()
