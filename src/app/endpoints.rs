@@ -2,9 +2,9 @@
 //! a method the path does not take, then the operation, which hands the rules to
 //! [`crate::lifecycle`] and keeps what a live client writes.
 
-use super::reply::{json_out, record_value, Out, Reply};
-use super::request::{Body, Method, ReqBody, Request, Route};
-use super::{files, inbox, world, Caller, Store};
+use super::reply::{invalid_body_answer, json_out, record_value, Out, Reply};
+use super::request::{Body, Method, ReqBody, Request, Route, Upload};
+use super::{files, inbox, save, Caller, Store};
 use crate::context::ContextError;
 use crate::document::Document;
 use crate::error::{ApiError, ErrorCode, Loc, ValidationError};
@@ -12,6 +12,7 @@ use crate::http::{error, method_not_allowed, not_found_id, one, unknown_path, An
 use crate::lifecycle;
 use crate::validate::lax_bool;
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// Answers a request its caller authenticated (`caller`): the route its path names
 /// (404 when none, 405 when the path does not take the method), then the operation.
@@ -51,7 +52,7 @@ fn operation(
         }
         Route::Document(id) => return patch(store, caller, &id, &req.body),
         Route::DocumentSend(id) => return send(store, caller, &id, &req.body.read()),
-        Route::DocumentAttachments(id) => return files::attach(store, caller, &id, req),
+        Route::DocumentAttachments(id) => return attach(store, caller, &id, req),
         Route::DocumentUbl(id) => ubl_of(store, &id)?,
         Route::DocumentPdf(id) => files::pdf_answer(store, &id)?,
         Route::DeliveryLocations => return Ok(locations_of(req)),
@@ -82,21 +83,6 @@ fn locations_of(req: &Request) -> Out {
             "the relation_id query parameter is required",
         )),
     }
-}
-
-/// The answer to a body that is not JSON, sent to a lifecycle function called with no
-/// body ([`ApiError::body_not_json`], the crate's one body policy).
-pub(super) fn invalid_body_answer<T>(
-    attempt: Result<T, ApiError>,
-    text: &str,
-    reason: &str,
-    keep_other_errors: bool,
-) -> Answer {
-    error(&ApiError::body_not_json(
-        attempt,
-        ValidationError::json_invalid(text, reason),
-        keep_other_errors,
-    ))
 }
 
 /// A create with the id `id`.
@@ -147,7 +133,7 @@ fn create(store: &mut dyn Store, caller: Caller, req: &Request) -> Result<Out, C
         Some(e) => json_out(error(e)),
         None => (201, Reply::Stored(id)),
     };
-    world::save(store, created.document)?;
+    save::save(store, created.document)?;
     Ok(answer)
 }
 
@@ -213,7 +199,7 @@ fn keep(
     Ok(match attempt {
         Ok(doc) if caller.sandbox => (200, Reply::Document(Box::new(doc))),
         Ok(doc) => {
-            world::save(store, doc)?;
+            save::save(store, doc)?;
             (200, Reply::Stored(id.to_owned()))
         }
         Err(e) => json_out(error(&e)),
@@ -369,4 +355,61 @@ pub fn designate(records: &mut [(String, Value)], index: usize) {
             }
         }
     }
+}
+
+/// `POST /documents/{id}/attachments` (docs/files.md §1): permission `u`, the id, a
+/// received document, then the upload rules of [`crate::files::accept`]. A sandbox
+/// client gets the live answer and nothing is kept.
+fn attach(
+    store: &mut dyn Store,
+    caller: Caller,
+    id: &str,
+    req: &Request,
+) -> Result<Out, ContextError> {
+    if !caller.permissions.update {
+        return Ok(json_out(error(&ApiError::permission_denied(
+            "attaching a file needs the u permission",
+        ))));
+    }
+    store.lock_document(id)?;
+    let Some(doc) = store.issued(id)? else {
+        if store.received(id)?.is_some() {
+            return Ok(json_out(one(
+                ErrorCode::ReceivedDocument,
+                Loc::root("path").key("id"),
+                &format!("the document {id} was received: it takes no attachment"),
+            )));
+        }
+        return Ok(json_out(not_found_id("document", id)));
+    };
+    let parsed = match &req.multipart {
+        Some(Upload::Parts(parts)) => Ok(parts
+            .iter()
+            .map(|p| crate::files::Part {
+                name: p.name.clone(),
+                filename: p.filename.clone(),
+                content_type: p.content_type.clone(),
+                bytes: &p.bytes,
+            })
+            .collect()),
+        Some(Upload::Http { content_type, body }) => {
+            crate::files::multipart::parse(content_type.as_deref(), body)
+        }
+        None => Err(crate::files::multipart::MultipartError {
+            reason: "the request carries no multipart body",
+            header: None,
+        }),
+    };
+    let upload = match crate::files::accept(&doc, parsed.as_deref()) {
+        Ok(upload) => upload,
+        Err(e) => return Ok(json_out(error(&e))),
+    };
+    let next = upload.attached_to(&doc);
+    drop(doc);
+    if caller.sandbox {
+        return Ok((201, Reply::Document(Box::new(next))));
+    }
+    store.add_attachment(id, Arc::from(upload.bytes))?;
+    save::save(store, next)?;
+    Ok((201, Reply::Stored(id.to_owned())))
 }

@@ -11,13 +11,11 @@
 //! `pdf_available` false forgets the PDF (a PATCH of an unlocked document, a `SET`):
 //! the next step of the asynchronous world owes it again.
 
-use super::reply::{json_out, Out, Reply};
-use super::request::{Request, Upload};
-use super::{world, Caller, Pdf, Store};
+use super::{Pdf, Store};
 use crate::context::{ContextError, Relation};
 use crate::document::Document;
-use crate::error::{ApiError, ErrorCode, Loc};
-use crate::http::{error, not_found_id, one, Answer};
+use crate::error::{ErrorCode, Loc};
+use crate::http::{not_found_id, one, Answer};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -128,61 +126,4 @@ pub(crate) fn pdf_answer(store: &mut dyn Store, id: &str) -> Result<Answer, Cont
             "base64": crate::attachment::encode_base64(&bytes),
         }),
     ))
-}
-
-/// `POST /documents/{id}/attachments` (docs/files.md §1): permission `u`, the id, a
-/// received document, then the upload rules of [`crate::files::accept`]. A sandbox
-/// client gets the live answer and nothing is kept.
-pub(crate) fn attach(
-    store: &mut dyn Store,
-    caller: Caller,
-    id: &str,
-    req: &Request,
-) -> Result<Out, ContextError> {
-    if !caller.permissions.update {
-        return Ok(json_out(error(&ApiError::permission_denied(
-            "attaching a file needs the u permission",
-        ))));
-    }
-    store.lock_document(id)?;
-    let Some(doc) = store.issued(id)? else {
-        if store.received(id)?.is_some() {
-            return Ok(json_out(one(
-                ErrorCode::ReceivedDocument,
-                Loc::root("path").key("id"),
-                &format!("the document {id} was received: it takes no attachment"),
-            )));
-        }
-        return Ok(json_out(not_found_id("document", id)));
-    };
-    let parsed = match &req.multipart {
-        Some(Upload::Parts(parts)) => Ok(parts
-            .iter()
-            .map(|p| crate::files::Part {
-                name: p.name.clone(),
-                filename: p.filename.clone(),
-                content_type: p.content_type.clone(),
-                bytes: &p.bytes,
-            })
-            .collect()),
-        Some(Upload::Http { content_type, body }) => {
-            crate::files::multipart::parse(content_type.as_deref(), body)
-        }
-        None => Err(crate::files::multipart::MultipartError {
-            reason: "the request carries no multipart body",
-            header: None,
-        }),
-    };
-    let upload = match crate::files::accept(&doc, parsed.as_deref()) {
-        Ok(upload) => upload,
-        Err(e) => return Ok(json_out(error(&e))),
-    };
-    let next = upload.attached_to(&doc);
-    drop(doc);
-    if caller.sandbox {
-        return Ok((201, Reply::Document(Box::new(next))));
-    }
-    store.add_attachment(id, Arc::from(upload.bytes))?;
-    world::save(store, next)?;
-    Ok((201, Reply::Stored(id.to_owned())))
 }

@@ -10,10 +10,10 @@
 //! - `SET` (the back office) does not apply to a received document: it answers 422
 //!   `received_document` at `["path", "id"]`.
 
-use super::endpoints::invalid_body_answer;
+use super::reply::invalid_body_answer;
 use super::{Caller, Pdf, Store};
 use crate::context::ContextError;
-use crate::error::{ApiError, ErrorCode, Loc};
+use crate::error::{ErrorCode, Loc};
 use crate::http::{error, not_found_id, one, Answer, Body};
 use crate::lifecycle;
 use crate::received;
@@ -133,13 +133,4 @@ pub(crate) fn received_ubl(inbox: &StoredReceived, id: &str) -> Answer {
             ),
         ),
     }
-}
-
-/// `SET` on a received document: the back office does not override it.
-pub(crate) fn received_set(id: &str) -> Answer {
-    error(&ApiError::one(
-        ErrorCode::ReceivedDocument,
-        Loc::root("path").key("id"),
-        format!("the document {id} was received: the back office sets no state on it"),
-    ))
 }

@@ -37,6 +37,7 @@ mod files;
 mod inbox;
 mod reply;
 pub mod request;
+mod save;
 mod world;
 
 pub use endpoints::{designate, dispatch};
@@ -46,7 +47,8 @@ pub use inbox::{receive, Received};
 pub(crate) use reply::record_value;
 pub use reply::{Out, Reply};
 pub use request::{parse_query, Body, Method, ReqBody, Request, Route, Upload};
-pub use world::{save as save_document, set, tick, tick_all, waits};
+pub use save::{save as save_document, waits};
+pub use world::{set, tick, tick_all};
 
 use crate::context::{Context, ContextError, Permissions};
 use crate::document::Document;

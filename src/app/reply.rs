@@ -5,7 +5,8 @@
 use super::Store;
 use crate::context::ContextError;
 use crate::document::Document;
-use crate::http::Answer;
+use crate::error::{ApiError, ValidationError};
+use crate::http::{error, Answer};
 use serde_json::Value;
 
 /// A response's body.
@@ -53,4 +54,19 @@ impl Reply {
             ),
         })
     }
+}
+
+/// The answer to a body that is not JSON, sent to a lifecycle function called with no
+/// body ([`ApiError::body_not_json`], the crate's one body policy).
+pub(crate) fn invalid_body_answer<T>(
+    attempt: Result<T, ApiError>,
+    text: &str,
+    reason: &str,
+    keep_other_errors: bool,
+) -> Answer {
+    error(&ApiError::body_not_json(
+        attempt,
+        ValidationError::json_invalid(text, reason),
+        keep_other_errors,
+    ))
 }
