@@ -31,6 +31,12 @@ fn two_instances_on_one_sqlite_file_number_without_gap_through_kills() {
 }
 
 #[test]
+fn two_companies_in_one_database_see_only_their_own_and_number_on_their_own() {
+    // issue 29: many companies in one database, each request scoped to its company
+    checks::companies_are_apart(Backend::Sqlite);
+}
+
+#[test]
 fn a_token_works_on_every_instance_and_expires() {
     checks::tokens_work_on_every_instance_and_expire(Backend::Sqlite);
 }

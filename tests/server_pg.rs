@@ -43,6 +43,19 @@ fn postgres_a_token_works_on_every_instance_and_expires() {
     checks::tokens_work_on_every_instance_and_expire(Backend::Postgres);
 }
 
+#[test]
+#[ignore = "needs PostgreSQL: PG_URL (tests/pg/start.sh; .ci/run runs it)"]
+fn postgres_two_companies_in_one_database_see_only_their_own() {
+    checks::companies_are_apart(Backend::Postgres);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: PG_URL (tests/pg/start.sh; .ci/run runs it)"]
+fn postgres_a_create_in_another_journal_and_a_read_do_not_wait_for_a_locked_counter() {
+    // issue 29: a create locks only its journal's counter row
+    checks::creates_in_other_journals_do_not_wait();
+}
+
 // Load (issue 19): a measurement, run by hand against a release build on a quiet
 // machine (benches/README.md "Issue 19"):
 //   cargo build --release --example server

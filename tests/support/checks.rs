@@ -7,6 +7,7 @@ use invoicing_core::simulator;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// Where a server keeps its world.
 #[derive(Clone, Copy, Debug)]
@@ -573,4 +574,127 @@ fn crate_cost_per_create(scenario: &str, body: &[u8]) -> std::time::Duration {
         .collect();
     times.sort_unstable();
     times[times.len() / 2]
+}
+
+/// A second company's scenario (client `other`, relation `rel-other`, a journal `jrn`
+/// numbering from 1, and a second invoice journal `jrn2`), in a file of its own.
+fn other_company(dir: &str) -> PathBuf {
+    let path = PathBuf::from(dir).join(format!("other-{}.json", std::process::id()));
+    let s = json!({
+        "today": "2026-11-21",
+        "clients": [{"client_id": "other", "client_secret": "0ther", "permissions": ["c", "u"]}],
+        "relations": [{"id": "rel-other", "kind": "company", "peppol": true}],
+        "journals": [
+            {"id": "jrn", "category": "sales_invoice", "numbering": "yearly", "prefix": "OTH", "default": true},
+            {"id": "jrn2", "category": "sales_invoice", "numbering": "yearly", "prefix": "TWO"}
+        ],
+        "requests": []
+    });
+    std::fs::write(&path, s.to_string()).unwrap();
+    path
+}
+
+/// Two companies in one database: each client sees only its company's documents,
+/// relations, journals and files (404 for another's), and each company's journals
+/// number on their own, the same journal id included.
+pub fn companies_are_apart(backend: Backend) {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let first = load_scenario(dir);
+    let second = other_company(dir);
+    let database = backend.database("companies");
+    let second_arg = second.to_str().unwrap();
+    let server = Server::start_on(
+        first.to_str().unwrap(),
+        &database,
+        &["--scenario", second_arg],
+    );
+    let a = format!("Bearer {}", server.token("app", "s3cret"));
+    let b = format!("Bearer {}", server.token("other", "0ther"));
+    let other_body = String::from_utf8(create_body(1))
+        .unwrap()
+        .replace("rel-acme", "rel-other");
+    for _ in 0..2 {
+        let (status, v) = server.json("POST", "/documents", Some(&a), &create_body(1));
+        assert_eq!(status, 201, "{v}");
+    }
+    let (status, mine) = server.json("POST", "/documents", Some(&b), other_body.as_bytes());
+    assert_eq!(
+        (status, mine["id"].as_str()),
+        (201, Some("doc-1")),
+        "{mine}"
+    );
+    assert_eq!(
+        sequence(mine["document_number"].as_str().unwrap()),
+        1,
+        "{mine}"
+    );
+    let (_, theirs) = server.json("GET", "/documents/doc-1", Some(&a), b"");
+    assert_eq!(
+        sequence(theirs["document_number"].as_str().unwrap()),
+        41,
+        "{theirs}"
+    );
+    let (status, v) = server.json("GET", "/documents/doc-1", Some(&b), b"");
+    assert_eq!(
+        (status, &v["relation_id"]),
+        (200, &json!("rel-other")),
+        "{v}"
+    );
+    for (path, method) in [
+        ("/documents/doc-2", "GET"),
+        ("/documents/doc-2/pdf", "GET"),
+        ("/documents/doc-2/ubl", "GET"),
+        ("/documents/doc-2/send", "POST"),
+        ("/relations/rel-acme", "GET"),
+    ] {
+        let (status, v) = server.json(method, path, Some(&b), b"");
+        assert_eq!(status, 404, "{method} {path} of another company: {v}");
+    }
+    let (status, v) = server.json("GET", "/relations/rel-other", Some(&a), b"");
+    assert_eq!(status, 404, "{v}");
+    let (status, v) = server.json("PATCH", "/documents/doc-2", Some(&b), b"{}");
+    assert_eq!(status, 404, "{v}");
+    let (_, journal) = server.json("GET", "/journals/jrn", Some(&b), b"");
+    assert_eq!(journal["prefix"], "OTH", "{journal}");
+    server.stop();
+}
+
+/// PostgreSQL: a create in one journal, and any read, complete while another
+/// journal's counter row is held locked by an open transaction.
+pub fn creates_in_other_journals_do_not_wait() {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let scenario = other_company(dir);
+    let database = Backend::Postgres.database("journals");
+    let server = Server::start_on(scenario.to_str().unwrap(), &database, &[]);
+    let b = format!("Bearer {}", server.token("other", "0ther"));
+    let body = String::from_utf8(create_body(1))
+        .unwrap()
+        .replace("rel-acme", "rel-other");
+    let (status, v) = server.json("POST", "/documents", Some(&b), body.as_bytes());
+    assert_eq!(status, 201, "{v}");
+    let mut holder = postgres::Client::connect(&database, postgres::NoTls).expect("PostgreSQL");
+    let mut tx = holder.transaction().expect("a transaction");
+    let locked = tx
+        .query(
+            "SELECT next FROM counters WHERE journal_id = 'jrn' FOR UPDATE",
+            &[],
+        )
+        .expect("the counter row");
+    assert_eq!(locked.len(), 1, "jrn's counter row exists and is held");
+    let other_journal = body.replace("\"rel-other\"", "\"rel-other\", \"journal_id\": \"jrn2\"");
+    let started = Instant::now();
+    let (status, v) = server.json("POST", "/documents", Some(&b), other_journal.as_bytes());
+    assert_eq!(status, 201, "{v}");
+    assert!(
+        v["document_number"].as_str().unwrap().starts_with("TWO"),
+        "{v}"
+    );
+    let (status, _) = server.json("GET", "/documents/doc-1", Some(&b), b"");
+    assert_eq!(status, 200);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "a create in jrn2 and a read waited for jrn's lock"
+    );
+    tx.rollback().expect("released");
+    server.stop();
 }
