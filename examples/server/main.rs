@@ -2,10 +2,12 @@
 //! ([`invoicing_core::app`]) over a database, SQLite by default (one file, nothing to
 //! install) or PostgreSQL (several instances on one database). axum and tokio serve;
 //! every rule is the crate's. No document is kept in memory and no lock of the
-//! server's own is taken: each request is one transaction of the database.
+//! server's own is taken: each request is one transaction of the database. A package
+//! of its own (`invoicing-server`, binary `server`), so that the library and its
+//! simulator build without axum, tokio and the database clients.
 //!
 //! ```text
-//! cargo run --release --example server -- [--scenario FILE]... [--db FILE | --database URL]
+//! cargo run --release -p invoicing-server -- [--scenario FILE]... [--db FILE | --database URL]
 //!     [--addr HOST:PORT | --addr :PORT] [--tick-ms MS] [--simulator-routes]
 //!     [--token-ttl SECONDS] [--max-body BYTES] [--pool N] [--today DATE [--now RFC3339]]
 //! ```

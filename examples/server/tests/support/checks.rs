@@ -1,5 +1,5 @@
 //! The checks the server's tests run on each backend (SQLite: `tests/server.rs`;
-//! PostgreSQL: `tests/server_pg.rs`).
+//! PostgreSQL: `tests/server_pg.rs`; both in examples/server/).
 
 use super::{http, http_with, Server};
 use invoicing_core::attachment::{decode_base64, encode_base64, sha256_hex};
@@ -57,7 +57,7 @@ pub fn multipart_body(parts: &[Value]) -> (String, Vec<u8>) {
 }
 
 pub fn scenarios() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/scenarios");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
     let mut list: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("scenarios")
         .filter_map(Result::ok)

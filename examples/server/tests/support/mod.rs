@@ -1,5 +1,6 @@
-//! What the tests over real HTTP share: the reference server (`examples/server.rs`)
-//! started on a free port of 127.0.0.1 and a tiny HTTP/1.1 client.
+//! What the tests over real HTTP share: the server (this package's binary, which cargo
+//! builds for its tests) started on a free port of 127.0.0.1 and a tiny HTTP/1.1
+//! client.
 #![allow(dead_code)] // each test crate uses its own part of it
 
 use serde_json::{json, Value};
@@ -38,16 +39,10 @@ pub fn fresh_postgres(name: &str) -> String {
     format!("{base}/{db}")
 }
 
+/// The server binary, built by cargo for this package's tests (in the tests'
+/// profile: `cargo test --release` runs a release build).
 pub fn server_bin() -> PathBuf {
-    if let Ok(p) = std::env::var("SERVER_BIN") {
-        return PathBuf::from(p);
-    }
-    let exe = std::env::current_exe().expect("test exe");
-    // target/<profile>/deps/server-xxxx → target/<profile>/examples/server
-    exe.parent()
-        .and_then(|deps| deps.parent())
-        .map(|p| p.join("examples").join("server"))
-        .expect("target dir")
+    PathBuf::from(env!("CARGO_BIN_EXE_server"))
 }
 
 pub fn temp_db(name: &str) -> PathBuf {
@@ -106,7 +101,7 @@ impl Server {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .expect("the server example is built (cargo builds examples for tests)");
+            .expect("the server binary is built (cargo builds it for its package's tests)");
         let stdout = child.stdout.take().expect("stdout");
         let mut line = String::new();
         BufReader::new(stdout)

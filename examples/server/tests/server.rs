@@ -4,9 +4,8 @@
 //! database serves every document byte-identical. `tests/server_pg.rs` runs the same
 //! checks, and those of several instances, on PostgreSQL.
 //!
-//! The server binary is the example cargo builds for the tests
-//! (`target/<profile>/examples/server`); `SERVER_BIN` overrides it. The load runs
-//! are in `tests/server_pg.rs` (`load_…`).
+//! The server binary is the one cargo builds for this package's tests
+//! (`CARGO_BIN_EXE_server`). The load runs are in `tests/server_pg.rs` (`load_…`).
 
 mod support;
 

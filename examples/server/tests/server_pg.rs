@@ -5,7 +5,7 @@
 //!
 //! ```sh
 //! eval "$(tests/pg/start.sh)" && export PG_URL
-//! cargo test --test server_pg -- --include-ignored
+//! cargo test -p invoicing-server --test server_pg -- --include-ignored --skip load_
 //! tests/pg/stop.sh "$PG_DIR"
 //! ```
 
@@ -58,8 +58,8 @@ fn postgres_a_create_in_another_journal_and_a_read_do_not_wait_for_a_locked_coun
 
 // Load (issue 19): a measurement, run by hand against a release build on a quiet
 // machine (benches/README.md "Issue 19"):
-//   cargo build --release --example server
-//   SERVER_BIN=target/release/examples/server cargo test --release --test server_pg load_ -- --ignored --nocapture --test-threads 1
+// `--release` builds the server in release:
+//   cargo test --release -p invoicing-server --test server_pg load_ -- --ignored --nocapture --test-threads 1
 
 #[test]
 #[ignore = "a measurement (benches/README.md): release build, quiet machine"]
