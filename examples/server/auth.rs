@@ -134,6 +134,22 @@ fn bad_refresh(msg: &str) -> (u16, Value) {
     )
 }
 
+/// A used refresh token presented again: its copy is in other hands. The pair its
+/// first use produced is revoked (read again: a racing first use may have just
+/// committed it), and the token refused.
+fn reused(sql: &mut dyn Sql, hash: &str) -> Result<(u16, Value)> {
+    let pair = stored(sql, hash)?.and_then(|t| t.pair).unwrap_or_default();
+    for produced in pair.split(' ').filter(|p| !p.is_empty()) {
+        sql.exec(
+            "UPDATE tokens SET revoked = 1 WHERE hash = $1",
+            &[produced.into()],
+        )?;
+    }
+    Ok(bad_refresh(
+        "this refresh token was already used: the tokens it gave are revoked; authenticate again",
+    ))
+}
+
 /// `POST /auth/token`.
 pub fn token(
     server: &Server,
@@ -161,22 +177,17 @@ pub fn token(
         };
         let hash = sha256_hex(refresh.as_bytes());
         match stored(sql, &hash)? {
-            Some(t) if t.refresh && t.used => {
-                // A used refresh token again: its copy is in other hands. The pair its
-                // first use produced is revoked.
-                if let Some(pair) = &t.pair {
-                    for produced in pair.split(' ') {
-                        sql.exec(
-                            "UPDATE tokens SET revoked = 1 WHERE hash = $1",
-                            &[produced.into()],
-                        )?;
-                    }
+            Some(t) if t.refresh && t.used => return reused(sql, &hash),
+            Some(t) if t.refresh && !t.revoked && t.expires_at > now() => {
+                // Claimed before anything is issued: of two refreshes racing with one
+                // token (PostgreSQL reads without a lock), the second waits for the
+                // first's row and finds it used, a reuse like any other.
+                let claim = "UPDATE tokens SET used = 1 WHERE hash = $1 AND used = 0";
+                if sql.exec(claim, &[hash.as_str().into()])? == 0 {
+                    return reused(sql, &hash);
                 }
-                return Ok(bad_refresh(
-                    "this refresh token was already used: the tokens it gave are revoked; authenticate again",
-                ));
+                (t.client_id, Some(hash))
             }
-            Some(t) if t.refresh && !t.revoked && t.expires_at > now() => (t.client_id, Some(hash)),
             Some(t) if t.refresh && !t.revoked => {
                 return Ok(bad_refresh("the refresh token expired: authenticate again"))
             }
