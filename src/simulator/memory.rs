@@ -36,8 +36,6 @@ pub struct Memory {
     /// The relations read from their texts in the order of their ids, once asked for
     /// (no request changes a relation).
     relations_by_id: OnceLock<Vec<Relation>>,
-    /// The ids of the documents written since [`super::Simulator::take_written`].
-    pub(crate) written: std::collections::HashSet<String>,
 }
 
 impl Memory {
@@ -153,13 +151,11 @@ impl Store for Memory {
     }
 
     fn put_issued(&mut self, doc: Document, waiting: bool) -> Result<(), ContextError> {
-        self.written.insert(doc.id.clone());
         self.documents.insert(doc, waiting);
         Ok(())
     }
 
     fn put_received(&mut self, doc: StoredReceived) -> Result<(), ContextError> {
-        self.written.insert(doc.id.clone());
         self.received.insert(doc.id.clone(), doc);
         Ok(())
     }
@@ -195,7 +191,6 @@ impl Store for Memory {
     }
 
     fn add_attachment(&mut self, id: &str, bytes: Arc<[u8]>) -> Result<(), ContextError> {
-        self.written.insert(id.to_owned());
         self.files
             .attachments
             .entry(id.to_owned())
@@ -214,9 +209,6 @@ impl Store for Memory {
                 self.files.pdfs.remove(id);
             }
             pdf => {
-                if matches!(pdf, Pdf::Kept(_)) {
-                    self.written.insert(id.to_owned());
-                }
                 self.files.pdfs.insert(id.to_owned(), pdf);
             }
         }

@@ -70,14 +70,6 @@ impl World {
         })
     }
 
-    /// Sets the next sequence of `journal`'s counter in `window` (a restore).
-    pub(crate) fn set_counter(&mut self, journal: &str, window: Window, next: u64) {
-        self.counters
-            .entry(journal.to_owned())
-            .or_default()
-            .insert(window, next);
-    }
-
     /// Commits a drawn number: the counter of its journal and window moves past it.
     /// A counter never moves back.
     pub(crate) fn advance(&mut self, number: &DrawnNumber) {
