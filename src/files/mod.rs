@@ -23,8 +23,4 @@ pub use upload::{
 };
 
 #[cfg(test)]
-mod tests_multipart;
-#[cfg(test)]
-mod tests_prop;
-#[cfg(test)]
-mod tests_upload;
+mod tests;

@@ -12,7 +12,8 @@ An edge between a file and a module it lies inside (`simulator/endpoints.rs` and
 and re-exports the files below it, and they implement it (`impl Simulator` in
 `endpoints.rs`). Every other edge counts, paths relative to a file's own module
 (`scenario::load`) included. Prints every strongly connected component of more than
-one file and exits 1 when there is one.
+one file and exits 1 when there is one, or when a unit-test file is named otherwise
+than `tests.rs` or a file under a `tests/` folder.
 """
 import os
 import re
@@ -162,6 +163,19 @@ for v in sorted(mods):
     if v not in index:
         visit(v)
 
+# Unit-test files are named one way (issue 29): `tests.rs` beside what it tests, or a
+# file under a `tests/` folder; no other file of src/ is named like a test, so no test
+# file reads as a module of the library.
+misnamed = []
+for dirpath, _, names in os.walk(ROOT):
+    for n in names:
+        path = os.path.join(dirpath, n)
+        parts = os.path.relpath(path, ROOT).split(os.sep)
+        if n.endswith(".rs") and n.startswith("test") and n != "tests.rs" and "tests" not in parts[:-1]:
+            misnamed.append(os.path.relpath(path, ROOT))
+for m in sorted(misnamed):
+    print("test file not named tests.rs nor under tests/:", m)
+
 name = lambda m: "/".join(m) or "lib"
 for comp in sccs:
     comp = sorted(comp)
@@ -171,4 +185,4 @@ for comp in sccs:
             if b in comp:
                 print(f"  {name(a)} -> {name(b)}")
 print(f"{len(files)} files, {sum(len(e) for e in edges.values())} imports, {len(sccs)} circles")
-sys.exit(1 if sccs else 0)
+sys.exit(1 if sccs or misnamed else 0)

@@ -1,7 +1,7 @@
 //! The multipart/form-data reader: real bodies, the RFCs' corners, refusals.
 
-use super::multipart::{parse, MultipartError, Part};
 use crate::error::ErrorCode;
+use crate::files::multipart::{parse, MultipartError, Part};
 use serde_json::json;
 
 const FORM: &str = "multipart/form-data; boundary=b";

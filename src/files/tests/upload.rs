@@ -1,12 +1,12 @@
 //! The upload rules of docs/files.md §1: one named test per refusal, each asserting the
 //! code, the loc and the ctx of every error of the answer.
 
-use super::multipart::{self, MultipartError, Part};
-use super::*;
 use crate::attachment::{sha256_hex, Attachment, MediaType};
 use crate::context::Permissions;
 use crate::document::{AccountingStatus, Document, PeppolStatus};
 use crate::error::ApiError;
+use crate::files::multipart::{self, MultipartError, Part};
+use crate::files::*;
 use crate::simulator::Simulator;
 use serde_json::{json, Value};
 

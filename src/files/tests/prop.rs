@@ -1,9 +1,9 @@
 //! Properties: the reader and the rules never panic, and a body written from parts
 //! reads back as those parts.
 
-use super::multipart::{parse, Part};
-use super::*;
 use crate::document::Document;
+use crate::files::multipart::{parse, Part};
+use crate::files::*;
 use proptest::prelude::*;
 
 /// A document with no attachment (created once).
