@@ -27,7 +27,8 @@ fn create_stored(ctx: &Bench, bytes: &[u8]) -> Option<Document> {
 /// Bytes to the response's bytes.
 fn create_path(ctx: &Bench, bytes: &[u8]) -> Vec<u8> {
     match create_bytes(ctx, Permissions::ALL, None, bytes, "doc-1") {
-        Ok(created) => serde_json::to_vec(&created.document).unwrap_or_default(),
+        Ok(created) => serde_json::to_vec(&invoicing_core::document::Response(&created.document))
+            .unwrap_or_default(),
         Err(e) => serde_json::to_vec(&e.body()).unwrap_or_default(),
     }
 }

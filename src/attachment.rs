@@ -39,8 +39,10 @@ impl MediaType {
     }
 }
 
-/// One file attached to a document, as the document keeps it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One file attached to a document, as the document keeps it (its serde form is the
+/// stored form's; `crate::stored` checks its size and SHA-256 when it is read).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Attachment {
     /// The filename, trimmed of Unicode white space.
     pub filename: String,

@@ -150,7 +150,8 @@ impl AccountingStatus {
     }
 }
 
-/// A document line: its pricing and its descriptive fields.
+/// A document line: its pricing and its descriptive fields. Its serde form is the
+/// stored form's: the pricing's fields first, then the others, in one object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
     /// What the computation reads.
@@ -172,7 +173,8 @@ pub struct Line {
 }
 
 /// The exemption mention of one VAT group: the text and the VATEX code.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Exemption {
     /// The company's text, else the standard wording.
     pub reason: String,
@@ -180,12 +182,17 @@ pub struct Exemption {
     pub code: Option<String>,
 }
 
-/// A stored document with every computed field.
-#[derive(Debug, Clone, PartialEq)]
+/// A stored document with every computed field. Its serde form is the stored form of
+/// an issued document ([`crate::stored`]): every field, in this order, dates as
+/// `YYYY-MM-DD`, decimals as strings, `create_date` in RFC 3339; `attachments` left out
+/// when there is none. Its response shape is [`Response`]'s.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Document {
     /// Opaque unique identifier.
     pub id: String,
     /// The type.
+    #[serde(rename = "type")]
     pub doc_type: DocumentType,
     /// The channel it came in through (`api` for created documents).
     pub origin: String,
@@ -194,6 +201,7 @@ pub struct Document {
     /// When the counter restarts for the journal the number was drawn in.
     pub numbering: Numbering,
     /// The issue date the number was drawn for: its window binds later issue dates.
+    #[serde(with = "crate::wire::text")]
     pub numbered_on: NaiveDate,
     /// The journal.
     pub journal_id: String,
@@ -204,18 +212,25 @@ pub struct Document {
     /// Saved delivery address.
     pub delivery_location_id: Option<String>,
     /// Issue date.
+    #[serde(with = "crate::wire::text")]
     pub issue_date: NaiveDate,
     /// Due date, derived from the terms and the issue date.
+    #[serde(with = "crate::wire::text")]
     pub due_date: NaiveDate,
     /// Payment terms.
+    #[serde(with = "crate::wire::text")]
     pub payment_terms: PaymentTerms,
     /// Date the VAT becomes chargeable.
+    #[serde(with = "crate::wire::opt_text")]
     pub tax_point_date: Option<NaiveDate>,
     /// Actual delivery date.
+    #[serde(with = "crate::wire::opt_text")]
     pub delivery_date: Option<NaiveDate>,
     /// First day of the billed period.
+    #[serde(with = "crate::wire::opt_text")]
     pub period_start: Option<NaiveDate>,
     /// Last day of the billed period.
+    #[serde(with = "crate::wire::opt_text")]
     pub period_end: Option<NaiveDate>,
     /// Order number referenced.
     pub order_number: Option<String>,
@@ -226,8 +241,10 @@ pub struct Document {
     /// Legal mention.
     pub legal_notice: Option<String>,
     /// Currency of every amount.
+    #[serde(with = "crate::wire::text")]
     pub currency: Currency,
     /// Amount already paid.
+    #[serde(with = "crate::wire::text")]
     pub paid_amount: Decimal,
     /// The lines.
     pub lines: Vec<Line>,
@@ -238,8 +255,10 @@ pub struct Document {
     /// The exemption mention of each VAT group (aligned with the groups).
     pub exemptions: Vec<Option<Exemption>>,
     /// The structured communication.
+    #[serde(with = "crate::wire::text")]
     pub payment_remittance: StructuredReference,
     /// When the document was created.
+    #[serde(with = "crate::wire::instant")]
     pub create_date: DateTime<Utc>,
     /// Payment state.
     pub payment_status: PaymentStatus,
@@ -254,7 +273,162 @@ pub struct Document {
     /// Whether a structured XML is stored.
     pub xml_available: bool,
     /// The files attached, in the order added (docs/files.md §1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<crate::attachment::Attachment>,
+}
+
+mod serde_line {
+    //! The stored form of a line, read strictly: an unknown key or a key given twice is
+    //! an error; `quantity`, `unit_price`, `vat_code` and `allowance_charges` are
+    //! required.
+    use super::Line;
+    use crate::compute::LinePricing;
+    use rust_decimal::Decimal;
+    use serde::de::{Error, MapAccess, Visitor};
+    use serde::ser::SerializeMap;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::fmt;
+
+    const FIELDS: &[&str] = &[
+        "quantity",
+        "unit_price",
+        "vat_code",
+        "vat_rate",
+        "allowance_charges",
+        "item_name",
+        "item_description",
+        "unit_code",
+        "section_name",
+        "item_properties",
+        "item_identification",
+        "product_code",
+    ];
+
+    impl Serialize for Line {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let p = &self.pricing;
+            let mut m = s.serialize_map(Some(FIELDS.len()))?;
+            m.serialize_entry("quantity", &p.quantity.to_string())?;
+            m.serialize_entry("unit_price", &p.unit_price.to_string())?;
+            m.serialize_entry("vat_code", &p.vat_code)?;
+            m.serialize_entry("vat_rate", &p.vat_rate.map(|r| r.to_string()))?;
+            m.serialize_entry("allowance_charges", &p.allowance_charges)?;
+            m.serialize_entry("item_name", &self.item_name)?;
+            m.serialize_entry("item_description", &self.item_description)?;
+            m.serialize_entry("unit_code", &self.unit_code)?;
+            m.serialize_entry("section_name", &self.section_name)?;
+            m.serialize_entry("item_properties", &self.item_properties)?;
+            m.serialize_entry("item_identification", &self.item_identification)?;
+            m.serialize_entry("product_code", &self.product_code)?;
+            m.end()
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Line {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_struct("Line", FIELDS, LineVisitor)
+        }
+    }
+
+    struct LineVisitor;
+
+    /// Sets a key read once.
+    fn once<T, E: Error>(slot: &mut Option<T>, key: &'static str, value: T) -> Result<(), E> {
+        if slot.is_some() {
+            return Err(E::duplicate_field(key));
+        }
+        *slot = Some(value);
+        Ok(())
+    }
+
+    /// A decimal string.
+    fn decimal<E: Error>(text: &str) -> Result<Decimal, E> {
+        text.parse().map_err(E::custom)
+    }
+
+    impl<'de> Visitor<'de> for LineVisitor {
+        type Value = Line;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("struct Line")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line, A::Error> {
+            let (mut quantity, mut unit_price, mut vat_code, mut vat_rate) =
+                (None, None, None, None);
+            let mut allowance_charges = None;
+            let (mut item_name, mut item_description, mut unit_code) = (None, None, None);
+            let (mut section_name, mut item_properties) = (None, None);
+            let (mut item_identification, mut product_code) = (None, None);
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                match &*key {
+                    "quantity" => once(
+                        &mut quantity,
+                        "quantity",
+                        decimal(&map.next_value::<String>()?)?,
+                    )?,
+                    "unit_price" => {
+                        once(
+                            &mut unit_price,
+                            "unit_price",
+                            decimal(&map.next_value::<String>()?)?,
+                        )?;
+                    }
+                    "vat_code" => once(&mut vat_code, "vat_code", map.next_value()?)?,
+                    "vat_rate" => {
+                        let rate = map.next_value::<Option<String>>()?;
+                        once(
+                            &mut vat_rate,
+                            "vat_rate",
+                            rate.map(|r| decimal(&r)).transpose()?,
+                        )?;
+                    }
+                    "allowance_charges" => {
+                        once(
+                            &mut allowance_charges,
+                            "allowance_charges",
+                            map.next_value()?,
+                        )?;
+                    }
+                    "item_name" => once(&mut item_name, "item_name", map.next_value()?)?,
+                    "item_description" => {
+                        once(&mut item_description, "item_description", map.next_value()?)?;
+                    }
+                    "unit_code" => once(&mut unit_code, "unit_code", map.next_value()?)?,
+                    "section_name" => once(&mut section_name, "section_name", map.next_value()?)?,
+                    "item_properties" => {
+                        once(&mut item_properties, "item_properties", map.next_value()?)?;
+                    }
+                    "item_identification" => {
+                        once(
+                            &mut item_identification,
+                            "item_identification",
+                            map.next_value()?,
+                        )?;
+                    }
+                    "product_code" => once(&mut product_code, "product_code", map.next_value()?)?,
+                    other => return Err(A::Error::unknown_field(other, FIELDS)),
+                }
+            }
+            Ok(Line {
+                pricing: LinePricing {
+                    quantity: quantity.ok_or_else(|| A::Error::missing_field("quantity"))?,
+                    unit_price: unit_price.ok_or_else(|| A::Error::missing_field("unit_price"))?,
+                    vat_code: vat_code.ok_or_else(|| A::Error::missing_field("vat_code"))?,
+                    vat_rate: vat_rate.flatten(),
+                    allowance_charges: allowance_charges
+                        .ok_or_else(|| A::Error::missing_field("allowance_charges"))?,
+                },
+                item_name: item_name.flatten(),
+                item_description: item_description.flatten(),
+                unit_code: unit_code.flatten(),
+                section_name: section_name.flatten(),
+                item_properties: item_properties.flatten(),
+                item_identification: item_identification.flatten(),
+                product_code: product_code.flatten(),
+            })
+        }
+    }
 }
 
 /// An amount written as a JSON number with exactly the currency's minor-unit decimals.
@@ -393,16 +567,21 @@ impl Serialize for GroupView<'_> {
     }
 }
 
-/// The response shape of a document: fields in the interface's order, amounts with
-/// exactly the currency's minor-unit decimals, quantities, prices and rates echoed as
-/// sent, plus `vat_breakdown`. Written straight to the output, with no intermediate
-/// JSON value, so `serde_json::to_vec(&document)` is the fast path for a server.
-impl Serialize for Document {
+/// The response shape of a document (docs/interface.md "Document (response shape)"):
+/// fields in the interface's order, amounts with exactly the currency's minor-unit
+/// decimals, quantities, prices and rates echoed as sent, plus `vat_breakdown`. Written
+/// straight to the output, with no intermediate JSON value, so
+/// `serde_json::to_vec(&Response(&document))` is the fast path for a server.
+#[derive(Debug, Clone, Copy)]
+pub struct Response<'a>(pub &'a Document);
+
+impl Serialize for Response<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let doc = self.0;
         let mut m = serializer.serialize_map(Some(38))?;
-        self.serialize_head(&mut m)?;
-        self.serialize_amounts_and_states(&mut m)?;
-        self.serialize_lists(&mut m)?;
+        doc.serialize_head(&mut m)?;
+        doc.serialize_amounts_and_states(&mut m)?;
+        doc.serialize_lists(&mut m)?;
         m.end()
     }
 }
@@ -544,14 +723,14 @@ impl Document {
         self.peppol_status.has_left() || self.accounting_status.locks()
     }
 
-    /// The response shape of the document as a JSON value (see the `Serialize`
-    /// implementation, which writes the same shape straight to bytes).
+    /// The response shape of the document as a JSON value ([`Response`] writes the
+    /// same shape straight to bytes).
     ///
     /// Infallible: `serde_json::to_value` fails only on a map key that is not a string
     /// or on an error raised by a `Serialize` implementation, and the document's writes
     /// only string keys, strings, booleans and numbers whose text is a decimal's (a
     /// valid JSON number). The `Null` is the type's fallback, never an answer.
     pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
+        serde_json::to_value(Response(self)).unwrap_or(Value::Null)
     }
 }

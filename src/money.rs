@@ -30,6 +30,11 @@ impl Currency {
         minor_unit: 2,
     };
 
+    /// [`Currency::EUR`], for a serde default.
+    pub(crate) fn eur() -> Currency {
+        Currency::EUR
+    }
+
     /// The currency of an active ISO 4217 code, written exactly (upper case).
     ///
     /// ```

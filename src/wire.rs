@@ -155,3 +155,20 @@ pub(crate) mod vec_text {
             .collect()
     }
 }
+
+/// Serde helper: an instant as RFC 3339 in UTC (`Z`), fraction digits as needed.
+pub(crate) mod instant {
+    use chrono::{DateTime, SecondsFormat, Utc};
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(v: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&v.to_rfc3339_opts(SecondsFormat::AutoSi, true))
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
+        let s = String::deserialize(d)?;
+        DateTime::parse_from_rfc3339(&s)
+            .map(|t| t.with_timezone(&Utc))
+            .map_err(D::Error::custom)
+    }
+}

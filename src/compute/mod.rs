@@ -37,7 +37,9 @@ pub enum AllowanceValue {
     Rate(Decimal),
 }
 
-/// An allowance (discount) or charge (surcharge), on a line or on the document.
+/// An allowance (discount) or charge (surcharge), on a line or on the document. Its
+/// serde form is the stored form's (`crate::stored`): `{"type", "amount", "rate",
+/// "reason", "code"}`, the amount or the rate a decimal string, the other null.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AllowanceCharge {
     /// Allowance or charge.
@@ -124,10 +126,14 @@ pub struct DocumentAllowanceAmounts {
     pub shares: Vec<Decimal>,
 }
 
-/// Every amount of a document.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Every amount of a document. Its serde form is the stored form's: every field but
+/// the currency (the document's own, set again when a stored document is read),
+/// decimals as strings.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Computation {
     /// The currency everything is rounded to.
+    #[serde(skip, default = "Currency::eur")]
     pub currency: Currency,
     /// Per line, in order.
     pub lines: Vec<LineAmounts>,
@@ -136,16 +142,22 @@ pub struct Computation {
     /// Per document allowance/charge, in order.
     pub allowance_charges: Vec<DocumentAllowanceAmounts>,
     /// Σ line totals (= Σ group bases).
+    #[serde(with = "crate::wire::text")]
     pub line_total: Decimal,
     /// Σ document allowances.
+    #[serde(with = "crate::wire::text")]
     pub allowance_total: Decimal,
     /// Σ document charges.
+    #[serde(with = "crate::wire::text")]
     pub charge_total: Decimal,
     /// Σ group taxable amounts.
+    #[serde(with = "crate::wire::text")]
     pub tax_exclusive_amount: Decimal,
     /// Σ group taxes.
+    #[serde(with = "crate::wire::text")]
     pub tax_amount: Decimal,
     /// tax_exclusive_amount + tax_amount.
+    #[serde(with = "crate::wire::text")]
     pub total_amount: Decimal,
 }
 
@@ -727,6 +739,96 @@ impl PaymentStatus {
             Self::Partial
         } else {
             Self::Paid
+        }
+    }
+}
+
+mod serde_ac {
+    //! The stored form of an allowance/charge, read strictly: an unknown key, a key given
+    //! twice, no `type`, or not exactly one of `amount` and `rate` is an error.
+    use super::{AllowanceCharge, AllowanceKind, AllowanceValue};
+    use rust_decimal::Decimal;
+    use serde::de::{Error, MapAccess, Visitor};
+    use serde::ser::SerializeStruct;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::fmt;
+
+    const FIELDS: &[&str] = &["type", "amount", "rate", "reason", "code"];
+
+    impl Serialize for AllowanceCharge {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let (amount, rate) = match self.value {
+                AllowanceValue::Amount(a) => (Some(a), None),
+                AllowanceValue::Rate(r) => (None, Some(r)),
+            };
+            let mut m = s.serialize_struct("AllowanceCharge", FIELDS.len())?;
+            m.serialize_field("type", &self.kind)?;
+            m.serialize_field("amount", &amount.map(|a| a.to_string()))?;
+            m.serialize_field("rate", &rate.map(|r| r.to_string()))?;
+            m.serialize_field("reason", &self.reason)?;
+            m.serialize_field("code", &self.code)?;
+            m.end()
+        }
+    }
+
+    impl<'de> Deserialize<'de> for AllowanceCharge {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_struct("AllowanceCharge", FIELDS, AcVisitor)
+        }
+    }
+
+    struct AcVisitor;
+
+    /// A decimal string, or null.
+    fn decimal<E: Error>(text: Option<String>) -> Result<Option<Decimal>, E> {
+        text.map(|t| t.parse().map_err(E::custom)).transpose()
+    }
+
+    /// Sets a key read once.
+    fn once<T, E: Error>(slot: &mut Option<T>, key: &'static str, value: T) -> Result<(), E> {
+        if slot.is_some() {
+            return Err(E::duplicate_field(key));
+        }
+        *slot = Some(value);
+        Ok(())
+    }
+
+    impl<'de> Visitor<'de> for AcVisitor {
+        type Value = AllowanceCharge;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("struct AllowanceCharge")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AllowanceCharge, A::Error> {
+            let mut kind: Option<AllowanceKind> = None;
+            let (mut amount, mut rate, mut reason, mut code) = (None, None, None, None);
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                match &*key {
+                    "type" => once(&mut kind, "type", map.next_value()?)?,
+                    "amount" => once(&mut amount, "amount", decimal(map.next_value()?)?)?,
+                    "rate" => once(&mut rate, "rate", decimal(map.next_value()?)?)?,
+                    "reason" => once(&mut reason, "reason", map.next_value::<Option<String>>()?)?,
+                    "code" => once(&mut code, "code", map.next_value::<Option<String>>()?)?,
+                    other => return Err(A::Error::unknown_field(other, FIELDS)),
+                }
+            }
+            let kind = kind.ok_or_else(|| A::Error::missing_field("type"))?;
+            let value = match (amount.flatten(), rate.flatten()) {
+                (Some(a), None) => AllowanceValue::Amount(a),
+                (None, Some(r)) => AllowanceValue::Rate(r),
+                _ => {
+                    return Err(A::Error::custom(
+                        "an allowance/charge needs exactly one of amount and rate",
+                    ))
+                }
+            };
+            Ok(AllowanceCharge {
+                kind,
+                value,
+                reason: reason.flatten(),
+                code: code.flatten(),
+            })
         }
     }
 }

@@ -453,9 +453,9 @@ impl Simulator {
         let (status, reply) = self.answer(request);
         match &reply {
             Reply::Json(body) => responses.write(status, body),
-            Reply::Document(doc) => responses.write(status, &**doc),
+            Reply::Document(doc) => responses.write(status, &crate::document::Response(doc)),
             Reply::Stored(id) => match self.store.documents.get(id) {
-                Some(doc) => responses.write(status, doc),
+                Some(doc) => responses.write(status, &crate::document::Response(doc)),
                 None => responses.write(status, &Value::Null),
             },
             Reply::Locations(relation_id) => {

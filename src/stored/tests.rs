@@ -1,5 +1,10 @@
 use super::*;
+use crate::compute::PaymentStatus;
 use crate::context::Permissions;
+use crate::money::Currency;
+use crate::document::{AccountingStatus, DocumentType, MailStatus, PeppolStatus};
+use crate::numbering::Numbering;
+use crate::vat::VatCode;
 use crate::numbering::{JournalCategory, Window};
 use crate::simulator::Simulator;
 use crate::strategies;
