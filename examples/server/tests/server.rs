@@ -26,7 +26,7 @@ fn fifty_concurrent_creates_draw_fifty_distinct_contiguous_numbers_that_survive_
 fn two_instances_on_one_sqlite_file_number_without_gap_through_kills() {
     // issue 19 on the embedded default: two processes on one file, one killed with
     // SIGKILL every 50 creates
-    checks::instances_number_without_gap(Backend::Sqlite, "sqlite-killed", 2, 200, Some(50));
+    checks::instances_number_without_gap(Backend::Sqlite, "sqlite-killed", 2, 200, Some(50), None);
 }
 
 #[test]

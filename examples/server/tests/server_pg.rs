@@ -28,13 +28,13 @@ fn postgres_fifty_concurrent_creates_draw_fifty_contiguous_numbers() {
 #[test]
 #[ignore = "needs PostgreSQL: PG_URL (tests/pg/start.sh; .ci/run runs it)"]
 fn postgres_three_instances_twenty_clients_a_thousand_creates_one_contiguous_run() {
-    checks::instances_number_without_gap(Backend::Postgres, "three", 3, 1000, None);
+    checks::instances_number_without_gap(Backend::Postgres, "three", 3, 1000, None, None);
 }
 
 #[test]
 #[ignore = "needs PostgreSQL: PG_URL (tests/pg/start.sh; .ci/run runs it)"]
 fn postgres_an_instance_killed_every_200_creates_loses_and_repeats_no_number() {
-    checks::instances_number_without_gap(Backend::Postgres, "killed", 3, 1000, Some(200));
+    checks::instances_number_without_gap(Backend::Postgres, "killed", 3, 1000, Some(200), None);
 }
 
 #[test]

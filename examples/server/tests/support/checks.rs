@@ -313,23 +313,36 @@ pub fn fifty_concurrent_creates(backend: Backend) {
 /// `instances` servers on one database, 20 clients spread over them, `total` creates
 /// in one journal, each with its own `Idempotency-Key`, retried on another instance
 /// when a connection breaks or the answer is 5xx; with `kill_every`, one instance is
-/// killed with SIGKILL every that many creates and restarted on the same database.
+/// killed with SIGKILL every that many creates and restarted on the same database;
+/// with `crash_database_at` (PostgreSQL: needs `PG_DIR`), PostgreSQL itself is
+/// stopped with `pg_ctl -m immediate` once that many creates are done, left down for
+/// [`DATABASE_DOWN`], and started again on the same port and data directory.
 /// Then: every create that got a 201 is stored and readable from every instance;
 /// the numbers stored form one contiguous run from the journal's `next`, none
-/// repeated; and each key made exactly one document.
+/// repeated; each key made exactly one document, and sent again to every instance
+/// answers that document.
 pub fn instances_number_without_gap(
     backend: Backend,
     name: &str,
     instances: usize,
     total: usize,
     kill_every: Option<usize>,
+    crash_database_at: Option<usize>,
 ) {
+    // Fails at once, before any server starts, when the data directory is unknown.
+    let cluster = crash_database_at.map(|_| super::PgCluster::from_env());
     let scenario = load_scenario(env!("CARGO_TARGET_TMPDIR"));
     let scenario = scenario.to_str().expect("a path").to_owned();
     let database = backend.database(name);
-    let mut servers: Vec<Server> = (0..instances)
-        .map(|_| Server::start_on(&scenario, &database, &[]))
-        .collect();
+    // The instances' stderr, kept: what they said while the database was away.
+    let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{name}-{}-servers.log", std::process::id()));
+    let log_file = std::fs::File::create(&log).expect("the servers' log");
+    let start = || {
+        let stderr = log_file.try_clone().expect("the servers' log");
+        Server::launch_with(&scenario, &database, &[], true, stderr.into())
+    };
+    let mut servers: Vec<Server> = (0..instances).map(|_| start()).collect();
     let run = Run {
         addrs: Arc::new(RwLock::new(
             servers.iter().map(|s| s.addr.clone()).collect(),
@@ -338,34 +351,94 @@ pub fn instances_number_without_gap(
         next: Arc::new(AtomicUsize::new(0)),
         done: Arc::new(AtomicUsize::new(0)),
         created: Arc::new(Mutex::new(BTreeMap::new())),
+        seen: Arc::new(Mutex::new(Seen::default())),
         total,
     };
     let clients: Vec<_> = (0..20).map(|c| run.spawn_client(c)).collect();
-    if let Some(every) = kill_every {
-        let mut next_kill = every;
-        let mut victim = 0;
-        while run.done.load(Ordering::SeqCst) < total {
-            if run.done.load(Ordering::SeqCst) >= next_kill {
-                let fresh = Server::start_on(&scenario, &database, &[]);
+    let mut next_kill = kill_every;
+    let mut crash_at = crash_database_at;
+    let mut victim = 0;
+    while (next_kill.is_some() || crash_at.is_some()) && run.done.load(Ordering::SeqCst) < total {
+        let done = run.done.load(Ordering::SeqCst);
+        if let (Some(at), Some(cluster)) = (crash_at, &cluster) {
+            if done >= at {
+                let down = Instant::now();
+                cluster.crash();
+                std::thread::sleep(DATABASE_DOWN);
+                cluster.start();
+                println!(
+                    "{name}: PostgreSQL stopped (-m immediate) after {done} creates, up again {} ms later",
+                    down.elapsed().as_millis()
+                );
+                crash_at = None;
+            }
+        }
+        if let (Some(at), Some(every)) = (next_kill, kill_every) {
+            if done >= at {
+                let fresh = start();
                 run.addrs.write().expect("addresses")[victim].clone_from(&fresh.addr);
                 std::mem::replace(&mut servers[victim], fresh).kill();
                 victim = (victim + 1) % instances;
-                next_kill += every;
+                next_kill = Some(at + every);
             }
-            std::thread::sleep(std::time::Duration::from_millis(5));
         }
+        std::thread::sleep(Duration::from_millis(5));
     }
     for c in clients {
         c.join().expect("a client");
     }
+    let seen = run.seen.lock().expect("outcomes").clone();
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    let lines = |what: &str| said.lines().filter(|l| l.starts_with(what)).count();
+    println!(
+        "{name}: {total} creates, {} attempts: {:?}; slowest attempt {} ms; the instances logged {} \"storage busy\" (503) and {} \"storage error\" (500)",
+        seen.attempts,
+        seen.outcomes,
+        seen.slowest.as_millis(),
+        lines("storage busy"),
+        lines("storage error"),
+    );
     run.check_stored(&servers);
+    run.check_keys_again(&servers);
+    if let Backend::Postgres = backend {
+        count_stored(&database, total);
+    }
     for server in servers {
         server.stop();
     }
 }
 
+/// How long PostgreSQL stays down in [`instances_number_without_gap`]: longer than
+/// the server's retries of one unit of work (about 3 s), so that some requests
+/// outlast them.
+pub const DATABASE_DOWN: Duration = Duration::from_secs(4);
+
+/// PostgreSQL holds exactly `total` documents, whatever was killed or retried.
+fn count_stored(database: &str, total: usize) {
+    let mut client = postgres::Client::connect(database, postgres::NoTls).expect("PostgreSQL");
+    let row = client
+        .query_one("SELECT COUNT(*) FROM documents", &[])
+        .expect("a count");
+    let count: i64 = row.get(0);
+    assert_eq!(
+        usize::try_from(count).ok(),
+        Some(total),
+        "the database holds {count} documents for {total} creates"
+    );
+}
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
+
+/// What the clients of [`instances_number_without_gap`] met.
+#[derive(Clone, Debug, Default)]
+struct Seen {
+    attempts: usize,
+    /// Each answer's status, or "broken" for a connection refused or cut.
+    outcomes: BTreeMap<String, usize>,
+    /// The longest single attempt (connect to answer).
+    slowest: Duration,
+}
 
 /// The shared state of [`instances_number_without_gap`]'s clients.
 #[derive(Clone)]
@@ -376,6 +449,7 @@ struct Run {
     done: Arc<AtomicUsize>,
     /// Idempotency key → (id, document number) of its 201.
     created: Arc<Mutex<BTreeMap<String, (String, String)>>>,
+    seen: Arc<Mutex<Seen>>,
     total: usize,
 }
 
@@ -409,17 +483,28 @@ impl Run {
             ("content-type", "application/json"),
             ("idempotency-key", key),
         ];
-        for attempt in 0..200 {
+        for attempt in 0..400 {
             let addr = {
                 let list = self.addrs.read().expect("addresses");
                 list[(n + attempt) % list.len()].clone()
             };
-            match super::try_http(&addr, "POST", "/documents", &headers, body) {
+            let started = Instant::now();
+            let answer = super::try_http(&addr, "POST", "/documents", &headers, body);
+            {
+                let mut seen = self.seen.lock().expect("outcomes");
+                seen.attempts += 1;
+                seen.slowest = seen.slowest.max(started.elapsed());
+                let outcome = answer
+                    .as_ref()
+                    .map_or_else(|_| "broken".to_owned(), |(s, _, _)| s.to_string());
+                *seen.outcomes.entry(outcome).or_default() += 1;
+            }
+            match answer {
                 Ok((201, _, bytes)) => return bytes,
                 Ok((status, _, bytes)) if status < 500 => {
                     panic!("{key}: {status} {}", String::from_utf8_lossy(&bytes))
                 }
-                _ => std::thread::sleep(std::time::Duration::from_millis(20)),
+                _ => std::thread::sleep(Duration::from_millis(20)),
             }
         }
         panic!("{key}: no instance answered")
@@ -472,6 +557,32 @@ impl Run {
             let (status, _) = servers[0].json("GET", &format!("/documents/{id}"), token, b"");
             let want = if ours.contains(&id) { 200 } else { 404 };
             assert_eq!(status, want, "{id}: no document beyond the {total} created");
+        }
+    }
+
+    /// Every tenth key sent again, to every instance, answers its one document and
+    /// makes no other.
+    fn check_keys_again(&self, servers: &[Server]) {
+        let created = self.created.lock().expect("results").clone();
+        let body = create_body(3);
+        for (key, (id, number)) in created.iter().step_by(10) {
+            for server in servers {
+                let headers = [
+                    ("authorization", self.token.as_str()),
+                    ("content-type", "application/json"),
+                    ("idempotency-key", key.as_str()),
+                ];
+                let (status, _, bytes) =
+                    super::try_http(&server.addr, "POST", "/documents", &headers, &body)
+                        .expect("an answer");
+                let v: Value = serde_json::from_slice(&bytes).expect("JSON");
+                assert_eq!(
+                    (status, v["id"].as_str(), v["document_number"].as_str()),
+                    (201, Some(id.as_str()), Some(number.as_str())),
+                    "{key} sent again to {}",
+                    server.addr
+                );
+            }
         }
     }
 }

@@ -39,6 +39,114 @@ pub fn fresh_postgres(name: &str) -> String {
     format!("{base}/{db}")
 }
 
+/// The PostgreSQL of `PG_URL`, started by tests/pg/start.sh in the directory it
+/// printed as `PG_DIR` (its data in `$PG_DIR/data`, its log `$PG_DIR/server.log`).
+/// Without `PG_DIR` the test fails: it never skips.
+pub struct PgCluster {
+    dir: PathBuf,
+    port: String,
+    bin: PathBuf,
+    /// `runuser -u OWNER --` when run as root (start.sh runs PostgreSQL as `postgres`).
+    as_user: Vec<String>,
+}
+
+impl PgCluster {
+    /// The cluster of `PG_URL` and `PG_DIR`.
+    pub fn from_env() -> PgCluster {
+        let dir = std::env::var("PG_DIR").expect(
+            "PG_DIR names the PostgreSQL data directory of PG_URL: \
+             eval \"$(tests/pg/start.sh)\"; export PG_URL PG_DIR",
+        );
+        let dir = PathBuf::from(dir);
+        assert!(
+            dir.join("data/PG_VERSION").is_file(),
+            "PG_DIR={} holds no PostgreSQL data directory (data/PG_VERSION)",
+            dir.display()
+        );
+        let url = std::env::var("PG_URL").expect("PG_URL names a running PostgreSQL");
+        let port = url
+            .rsplit_once('/')
+            .and_then(|(base, _)| base.rsplit_once(':'))
+            .map_or_else(
+                || panic!("no port in PG_URL={url}"),
+                |(_, port)| port.to_owned(),
+            );
+        let mut bins: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .map(|e| e.path().join("bin"))
+            .filter(|b| b.join("pg_ctl").is_file())
+            .collect();
+        bins.sort();
+        let bin = bins.pop().unwrap_or_else(|| {
+            let out = Command::new("sh")
+                .args(["-c", "command -v pg_ctl"])
+                .output()
+                .expect("sh");
+            let path = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+            assert!(!path.is_empty(), "no pg_ctl on this machine");
+            PathBuf::from(path)
+                .parent()
+                .expect("a directory")
+                .to_owned()
+        });
+        let text = |cmd: &mut Command| {
+            let out = cmd.output().expect("a command");
+            String::from_utf8_lossy(&out.stdout).trim().to_owned()
+        };
+        let uid = text(Command::new("id").arg("-u"));
+        let owner = text(
+            Command::new("stat")
+                .args(["-c", "%U"])
+                .arg(dir.join("data")),
+        );
+        let as_user = if uid == "0" && owner != "root" {
+            vec!["runuser".into(), "-u".into(), owner, "--".into()]
+        } else {
+            Vec::new()
+        };
+        PgCluster {
+            dir,
+            port,
+            bin,
+            as_user,
+        }
+    }
+
+    fn pg_ctl(&self, options: &[&str]) {
+        let data = self.dir.join("data");
+        let mut command: Vec<String> = self.as_user.clone();
+        command.push(self.bin.join("pg_ctl").display().to_string());
+        command.extend(["-D".into(), data.display().to_string()]);
+        command.extend(options.iter().map(|a| (*a).to_owned()));
+        let status = Command::new(&command[0])
+            .args(&command[1..])
+            .stdout(Stdio::null())
+            .status()
+            .expect("pg_ctl runs");
+        assert!(status.success(), "{command:?}: {status}");
+    }
+
+    /// `pg_ctl -m immediate stop`: every backend killed at once, no checkpoint, as in
+    /// a crash; the next start replays the WAL.
+    pub fn crash(&self) {
+        self.pg_ctl(&["-m", "immediate", "-w", "stop"]);
+    }
+
+    /// Starts it again on the same port and data directory, with the options of
+    /// tests/pg/start.sh; waits (bounded) until it accepts connections.
+    pub fn start(&self) {
+        let dir = self.dir.display().to_string();
+        let log = self.dir.join("server.log").display().to_string();
+        let options = format!(
+            "-p {} -k {dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on",
+            self.port
+        );
+        self.pg_ctl(&["-l", &log, "-w", "-t", "60", "-o", &options, "start"]);
+    }
+}
+
 /// The server binary, built by cargo for this package's tests (in the tests'
 /// profile: `cargo test --release` runs a release build).
 pub fn server_bin() -> PathBuf {
@@ -83,6 +191,17 @@ impl Server {
 
     /// [`Server::start_on`], with or without the back office (`--simulator-routes`).
     pub fn launch(scenario: &str, database: &str, extra: &[&str], back_office: bool) -> Server {
+        Server::launch_with(scenario, database, extra, back_office, Stdio::null())
+    }
+
+    /// [`Server::launch`], its stderr sent to `stderr`.
+    pub fn launch_with(
+        scenario: &str,
+        database: &str,
+        extra: &[&str],
+        back_office: bool,
+        stderr: Stdio,
+    ) -> Server {
         let text = std::fs::read(scenario).expect("the scenario");
         let world = invoicing_core::json::from_slice(&text).expect("the scenario is JSON");
         let mut clock = Vec::new();
@@ -99,7 +218,7 @@ impl Server {
             .args(back_office.then_some("--simulator-routes"))
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .expect("the server binary is built (cargo builds it for its package's tests)");
         let stdout = child.stdout.take().expect("stdout");
@@ -113,6 +232,11 @@ impl Server {
             .unwrap_or_else(|| panic!("first line: {line:?}"))
             .to_owned();
         Server { child, addr }
+    }
+
+    /// The server's process id (its memory: /proc/PID/status).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// SIGKILL: the process dies mid-whatever, as in a crash.
