@@ -431,6 +431,94 @@ mod serde_line {
     }
 }
 
+/// The response shape's fields from `id` to `mail_status` (docs/interface.md "Document
+/// (response shape)"), in its order: the one list of them, written for an issued
+/// document ([`Response`]) and a received one (`crate::received`) alike. `A` writes an
+/// amount (an issued document's exactly to the minor unit, a received one's as stated,
+/// or null).
+pub(crate) struct Head<'a, A> {
+    pub(crate) id: &'a str,
+    pub(crate) doc_type: &'a str,
+    pub(crate) origin: &'a str,
+    pub(crate) document_number: Option<&'a str>,
+    pub(crate) order_number: Option<&'a str>,
+    pub(crate) despatch_reference: Option<&'a str>,
+    pub(crate) buyer_reference: Option<&'a str>,
+    /// Issue, due, tax point and delivery dates, period start and end.
+    pub(crate) dates: [Option<NaiveDate>; 6],
+    pub(crate) payment_remittance: Option<String>,
+    pub(crate) is_remittance_structured: bool,
+    pub(crate) create_date: Option<DateTime<Utc>>,
+    pub(crate) currency: Option<&'a str>,
+    /// Tax-exclusive, tax, total, paid and remaining amounts.
+    pub(crate) amounts: [A; 5],
+    pub(crate) payment_status: &'a str,
+    pub(crate) accounting_status: &'a str,
+    pub(crate) pdf_available: bool,
+    pub(crate) xml_available: bool,
+    pub(crate) relation_type: Option<&'a str>,
+    pub(crate) relation_id: Option<&'a str>,
+    pub(crate) journal_id: Option<&'a str>,
+    pub(crate) delivery_location_id: Option<&'a str>,
+    pub(crate) payment_terms: Option<String>,
+    pub(crate) legal_notice: Option<&'a str>,
+    pub(crate) peppol_status: Option<&'a str>,
+    pub(crate) mail_status: Option<&'a str>,
+}
+
+impl<A: Serialize> Head<'_, A> {
+    /// Writes the fields into the response's map.
+    pub(crate) fn write<M: SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {
+        m.serialize_entry("id", self.id)?;
+        m.serialize_entry("type", self.doc_type)?;
+        m.serialize_entry("origin", self.origin)?;
+        m.serialize_entry("document_number", &self.document_number)?;
+        m.serialize_entry("order_number", &self.order_number)?;
+        m.serialize_entry("despatch_reference", &self.despatch_reference)?;
+        m.serialize_entry("buyer_reference", &self.buyer_reference)?;
+        let dates = [
+            "issue_date",
+            "due_date",
+            "tax_point_date",
+            "delivery_date",
+            "period_start",
+            "period_end",
+        ];
+        for (key, date) in dates.into_iter().zip(self.dates) {
+            m.serialize_entry(key, &date.map(Day))?;
+        }
+        m.serialize_entry("payment_remittance", &self.payment_remittance)?;
+        m.serialize_entry("is_remittance_structured", &self.is_remittance_structured)?;
+        let created = self
+            .create_date
+            .map(|d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string());
+        m.serialize_entry("create_date", &created)?;
+        m.serialize_entry("currency", &self.currency)?;
+        let amounts = [
+            "tax_exclusive_amount",
+            "tax_amount",
+            "total_amount",
+            "paid_amount",
+            "remaining_amount",
+        ];
+        for (key, amount) in amounts.into_iter().zip(&self.amounts) {
+            m.serialize_entry(key, amount)?;
+        }
+        m.serialize_entry("payment_status", self.payment_status)?;
+        m.serialize_entry("accounting_status", self.accounting_status)?;
+        m.serialize_entry("pdf_available", &self.pdf_available)?;
+        m.serialize_entry("xml_available", &self.xml_available)?;
+        m.serialize_entry("relation_type", &self.relation_type)?;
+        m.serialize_entry("relation_id", &self.relation_id)?;
+        m.serialize_entry("journal_id", &self.journal_id)?;
+        m.serialize_entry("delivery_location_id", &self.delivery_location_id)?;
+        m.serialize_entry("payment_terms", &self.payment_terms)?;
+        m.serialize_entry("legal_notice", &self.legal_notice)?;
+        m.serialize_entry("peppol_status", &self.peppol_status)?;
+        m.serialize_entry("mail_status", &self.mail_status)
+    }
+}
+
 /// An amount written as a JSON number with exactly the currency's minor-unit decimals.
 struct Amount(Decimal, Currency);
 
@@ -579,62 +667,57 @@ impl Serialize for Response<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let doc = self.0;
         let mut m = serializer.serialize_map(Some(38))?;
-        doc.serialize_head(&mut m)?;
-        doc.serialize_amounts_and_states(&mut m)?;
+        doc.head().write(&mut m)?;
         doc.serialize_lists(&mut m)?;
         m.end()
     }
 }
 
 impl Document {
-    /// The response's fields from `id` to `currency`.
-    fn serialize_head<M: SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {
-        m.serialize_entry("id", &self.id)?;
-        m.serialize_entry("type", self.doc_type.as_str())?;
-        m.serialize_entry("origin", &self.origin)?;
-        m.serialize_entry("document_number", &self.document_number)?;
-        m.serialize_entry("order_number", &self.order_number)?;
-        m.serialize_entry("despatch_reference", &self.despatch_reference)?;
-        m.serialize_entry("buyer_reference", &self.buyer_reference)?;
-        m.serialize_entry("issue_date", &Day(self.issue_date))?;
-        m.serialize_entry("due_date", &Day(self.due_date))?;
-        m.serialize_entry("tax_point_date", &self.tax_point_date.map(Day))?;
-        m.serialize_entry("delivery_date", &self.delivery_date.map(Day))?;
-        m.serialize_entry("period_start", &self.period_start.map(Day))?;
-        m.serialize_entry("period_end", &self.period_end.map(Day))?;
-        m.serialize_entry("payment_remittance", &self.payment_remittance.to_string())?;
-        m.serialize_entry("is_remittance_structured", &true)?;
-        m.serialize_entry(
-            "create_date",
-            &self.create_date.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
-        )?;
-        m.serialize_entry("currency", self.currency.code())
-    }
-
-    /// The response's fields from `tax_exclusive_amount` to `mail_status`.
-    fn serialize_amounts_and_states<M: SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {
+    /// The response's fields from `id` to `mail_status`.
+    fn head(&self) -> Head<'_, Amount> {
         let c = self.currency;
         let comp = &self.computation;
-        m.serialize_entry(
-            "tax_exclusive_amount",
-            &Amount(comp.tax_exclusive_amount, c),
-        )?;
-        m.serialize_entry("tax_amount", &Amount(comp.tax_amount, c))?;
-        m.serialize_entry("total_amount", &Amount(comp.total_amount, c))?;
-        m.serialize_entry("paid_amount", &Amount(self.paid_amount, c))?;
-        m.serialize_entry("remaining_amount", &Amount(self.remaining_amount(), c))?;
-        m.serialize_entry("payment_status", self.payment_status.as_str())?;
-        m.serialize_entry("accounting_status", self.accounting_status.as_str())?;
-        m.serialize_entry("pdf_available", &self.pdf_available)?;
-        m.serialize_entry("xml_available", &self.xml_available)?;
-        m.serialize_entry("relation_type", self.relation_type.as_str())?;
-        m.serialize_entry("relation_id", &self.relation_id)?;
-        m.serialize_entry("journal_id", &self.journal_id)?;
-        m.serialize_entry("delivery_location_id", &self.delivery_location_id)?;
-        m.serialize_entry("payment_terms", &self.payment_terms.to_string())?;
-        m.serialize_entry("legal_notice", &self.legal_notice)?;
-        m.serialize_entry("peppol_status", self.peppol_status.as_str())?;
-        m.serialize_entry("mail_status", self.mail_status.as_str())
+        Head {
+            id: &self.id,
+            doc_type: self.doc_type.as_str(),
+            origin: &self.origin,
+            document_number: Some(&self.document_number),
+            order_number: self.order_number.as_deref(),
+            despatch_reference: self.despatch_reference.as_deref(),
+            buyer_reference: self.buyer_reference.as_deref(),
+            dates: [
+                Some(self.issue_date),
+                Some(self.due_date),
+                self.tax_point_date,
+                self.delivery_date,
+                self.period_start,
+                self.period_end,
+            ],
+            payment_remittance: Some(self.payment_remittance.to_string()),
+            is_remittance_structured: true,
+            create_date: Some(self.create_date),
+            currency: Some(self.currency.code()),
+            amounts: [
+                Amount(comp.tax_exclusive_amount, c),
+                Amount(comp.tax_amount, c),
+                Amount(comp.total_amount, c),
+                Amount(self.paid_amount, c),
+                Amount(self.remaining_amount(), c),
+            ],
+            payment_status: self.payment_status.as_str(),
+            accounting_status: self.accounting_status.as_str(),
+            pdf_available: self.pdf_available,
+            xml_available: self.xml_available,
+            relation_type: Some(self.relation_type.as_str()),
+            relation_id: Some(&self.relation_id),
+            journal_id: Some(&self.journal_id),
+            delivery_location_id: self.delivery_location_id.as_deref(),
+            payment_terms: Some(self.payment_terms.to_string()),
+            legal_notice: self.legal_notice.as_deref(),
+            peppol_status: Some(self.peppol_status.as_str()),
+            mail_status: Some(self.mail_status.as_str()),
+        }
     }
 
     /// The response's lists: attachments, allowances/charges, lines, VAT breakdown.

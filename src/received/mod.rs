@@ -89,7 +89,7 @@ mod scan;
 
 use crate::compute::{AllowanceKind, PaymentStatus};
 use crate::context::RelationKind;
-use crate::document::AccountingStatus;
+use crate::document::{AccountingStatus, Head};
 use crate::money::{decimal_value, Currency};
 use crate::numbering::JournalCategory;
 use crate::remittance::StructuredReference;
@@ -806,79 +806,102 @@ impl ReceivedDocument {
     }
 
     /// The response shape (docs/interface.md "Document (response shape)"): the fields in
-    /// the interface's order, amounts nullable and written with at least the
-    /// currency's minor-unit decimals, quantities, prices and rates as stated, then
-    /// the extra properties `vat_breakdown`, `type_code` and `checks`.
+    /// the interface's order ([`crate::document::Head`], as an issued document writes
+    /// them), amounts nullable and written with at least the currency's minor-unit
+    /// decimals, quantities, prices and rates as stated, then the extra properties
+    /// `vat_breakdown`, `type_code` and `checks`.
     pub fn to_json(&self, info: &ResponseInfo<'_>) -> Value {
-        let j = Json {
-            minor: self.minor_unit(),
-        };
-        let mut m = self.head_json(info);
-        m.extend(self.amounts_json(j, info));
-        let rest = json!({
-            "allowance_charges": self.allowance_charges.iter().map(|ac| j.allowance_charge(ac, true)).collect::<Vec<_>>(),
-            "lines": self.lines.iter().enumerate().map(|(i, l)| j.line(i, l)).collect::<Vec<_>>(),
-            "vat_breakdown": self.vat_breakdown.iter().map(|g| j.group(g)).collect::<Vec<_>>(),
-            "type_code": self.type_code,
-            "checks": self.checks.iter().map(|c| json!({"rule": c.rule, "msg": c.msg})).collect::<Vec<_>>(),
-        });
-        if let Value::Object(rest) = rest {
-            m.extend(rest);
-        }
-        Value::Object(m)
+        serde_json::to_value(Response { doc: self, info }).unwrap_or(Value::Null)
     }
 
-    /// The response's fields from `id` to `currency`.
-    fn head_json(&self, info: &ResponseInfo<'_>) -> Map<String, Value> {
+    /// The response's fields from `id` to `mail_status`.
+    fn head<'a>(&'a self, info: &'a ResponseInfo<'a>, j: Json) -> Head<'a, Value> {
         let type_str = match (self.doc_type, info.type_override) {
             (ReceivedType::Unknown, Some(t)) => t,
             (t, _) => t.as_str(),
         };
-        let head = json!({
-            "id": info.id,
-            "type": type_str,
-            "origin": info.origin,
-            "document_number": self.document_number,
-            "order_number": self.order_number,
-            "despatch_reference": self.despatch_reference,
-            "buyer_reference": self.buyer_reference,
-            "issue_date": day(self.issue_date),
-            "due_date": day(self.due_date),
-            "tax_point_date": day(self.tax_point_date),
-            "delivery_date": day(self.delivery_date),
-            "period_start": day(self.period_start),
-            "period_end": day(self.period_end),
-            "payment_remittance": self.payment_remittance,
-            "is_remittance_structured": self.is_remittance_structured,
-            "create_date": info.create_date.map(|d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
-            "currency": self.currency,
-        });
-        object(head)
+        Head {
+            id: info.id,
+            doc_type: type_str,
+            origin: info.origin,
+            document_number: self.document_number.as_deref(),
+            order_number: self.order_number.as_deref(),
+            despatch_reference: self.despatch_reference.as_deref(),
+            buyer_reference: self.buyer_reference.as_deref(),
+            dates: [
+                self.issue_date,
+                self.due_date,
+                self.tax_point_date,
+                self.delivery_date,
+                self.period_start,
+                self.period_end,
+            ],
+            payment_remittance: self.payment_remittance.clone(),
+            is_remittance_structured: self.is_remittance_structured,
+            create_date: info.create_date,
+            currency: self.currency.as_deref(),
+            amounts: [
+                j.amount(self.tax_exclusive_amount),
+                j.amount(self.tax_amount),
+                j.amount(self.total_amount),
+                j.amount(self.paid_amount),
+                j.amount(self.remaining_amount),
+            ],
+            payment_status: self.payment_status().as_str(),
+            accounting_status: info.accounting_status.as_str(),
+            pdf_available: self.pdf_available,
+            xml_available: self.xml_available,
+            relation_type: info.relation.map(|(_, k)| k.as_str()),
+            relation_id: info.relation.map(|(id, _)| id),
+            journal_id: info.journal_id,
+            delivery_location_id: None,
+            payment_terms: None,
+            legal_notice: None,
+            peppol_status: None,
+            mail_status: None,
+        }
     }
+}
 
-    /// The response's fields from `tax_exclusive_amount` to `attachments`.
-    fn amounts_json(&self, j: Json, info: &ResponseInfo<'_>) -> Map<String, Value> {
-        let amounts = json!({
-            "tax_exclusive_amount": j.amount(self.tax_exclusive_amount),
-            "tax_amount": j.amount(self.tax_amount),
-            "total_amount": j.amount(self.total_amount),
-            "paid_amount": j.amount(self.paid_amount),
-            "remaining_amount": j.amount(self.remaining_amount),
-            "payment_status": self.payment_status().as_str(),
-            "accounting_status": info.accounting_status.as_str(),
-            "pdf_available": self.pdf_available,
-            "xml_available": self.xml_available,
-            "relation_type": info.relation.map(|(_, k)| k.as_str()),
-            "relation_id": info.relation.map(|(id, _)| id),
-            "journal_id": info.journal_id,
-            "delivery_location_id": null,
-            "payment_terms": null,
-            "legal_notice": null,
-            "peppol_status": null,
-            "mail_status": null,
-            "attachments": [],
-        });
-        object(amounts)
+/// A received document's response shape.
+struct Response<'a> {
+    doc: &'a ReceivedDocument,
+    info: &'a ResponseInfo<'a>,
+}
+
+impl serde::Serialize for Response<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let doc = self.doc;
+        let j = Json {
+            minor: doc.minor_unit(),
+        };
+        let mut m = serializer.serialize_map(None)?;
+        doc.head(self.info, j).write(&mut m)?;
+        m.serialize_entry("attachments", &Vec::<Value>::new())?;
+        let acs: Vec<Value> = doc
+            .allowance_charges
+            .iter()
+            .map(|ac| j.allowance_charge(ac, true))
+            .collect();
+        m.serialize_entry("allowance_charges", &acs)?;
+        let lines: Vec<Value> = doc
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| j.line(i, l))
+            .collect();
+        m.serialize_entry("lines", &lines)?;
+        let groups: Vec<Value> = doc.vat_breakdown.iter().map(|g| j.group(g)).collect();
+        m.serialize_entry("vat_breakdown", &groups)?;
+        m.serialize_entry("type_code", &doc.type_code)?;
+        let checks: Vec<Value> = doc
+            .checks
+            .iter()
+            .map(|c| json!({"rule": c.rule, "msg": c.msg}))
+            .collect();
+        m.serialize_entry("checks", &checks)?;
+        m.end()
     }
 }
 
@@ -888,11 +911,6 @@ fn object(v: Value) -> Map<String, Value> {
         Value::Object(m) => m,
         _ => Map::new(),
     }
-}
-
-/// A date as JSON (`YYYY-MM-DD`): `null` when absent.
-fn day(d: Option<NaiveDate>) -> Option<String> {
-    d.map(|d| d.format("%Y-%m-%d").to_string())
 }
 
 /// How a received document's values are written: amounts with the currency's

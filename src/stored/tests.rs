@@ -1,14 +1,14 @@
 use super::*;
 use crate::compute::PaymentStatus;
 use crate::context::Permissions;
-use crate::money::Currency;
 use crate::document::{AccountingStatus, DocumentType, MailStatus, PeppolStatus};
+use crate::money::Currency;
 use crate::numbering::Numbering;
-use crate::vat::VatCode;
 use crate::numbering::{JournalCategory, Window};
 use crate::simulator::Simulator;
 use crate::strategies;
 use crate::terms::Basis;
+use crate::vat::VatCode;
 use proptest::prelude::*;
 use serde_json::json;
 
