@@ -175,6 +175,8 @@ fn check_version(version: u32) -> Result<(), StoredError> {
     }
 }
 
+// One form at a time, read or written whole: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 enum Form<'a> {
