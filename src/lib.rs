@@ -83,6 +83,13 @@
 //!
 //! ## For servers: numbering, storage errors, stored form
 //!
+//! **The application core.** Every operation of the interface is [`app::dispatch`]
+//! (and [`app::tick`] for the asynchronous world) over an [`app::Store`] the server
+//! implements on its storage: the [`context::Context`] the rules read, plus documents,
+//! files, ids, counters and the documents that wait. The simulator is that core over
+//! memory ([`simulator::Memory`]); `examples/server/` is that core over PostgreSQL and
+//! SQLite. What follows is what a store must guarantee.
+//!
 //! **Which call draws a number.** Only [`lifecycle::create`] draws: it reads the
 //! journal's counter state through [`context::Context::next_sequence`] (the next
 //! sequence of the window that holds the issue date), applies the counter rule
