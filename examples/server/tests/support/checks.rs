@@ -672,7 +672,7 @@ pub fn load(backend: Backend, instances: usize, clients: usize, seconds: u64) {
 }
 
 /// The crate's cost of one create of `body`, in process (median of 200).
-fn crate_cost_per_create(scenario: &str, body: &[u8]) -> std::time::Duration {
+pub fn crate_cost_per_create(scenario: &str, body: &[u8]) -> std::time::Duration {
     let text = std::fs::read(scenario).expect("the scenario");
     let mut sim = simulator::Simulator::load(&text).expect("the scenario loads");
     let mut times: Vec<std::time::Duration> = (0..200)
