@@ -806,7 +806,7 @@ impl ReceivedDocument {
     }
 
     /// The response shape (docs/interface.md "Document (response shape)"): the fields in
-    /// the interface's order ([`crate::document::Head`], as an issued document writes
+    /// the interface's order (`document::Head`, as an issued document writes
     /// them), amounts nullable and written with at least the currency's minor-unit
     /// decimals, quantities, prices and rates as stated, then the extra properties
     /// `vat_breakdown`, `type_code` and `checks`.
