@@ -202,6 +202,7 @@ pub mod stored;
 #[cfg(any(test, feature = "proptest"))]
 pub mod strategies;
 pub mod terms;
+pub mod ubl;
 pub mod unicode;
 pub mod validate;
 pub mod vat;

@@ -1,0 +1,422 @@
+//! A UBL document as the official validator sees it: its elements with their
+//! namespaces, local names, attributes and text, in document order, read once by
+//! quick-xml's namespace-aware reader. Nodes live in one arena, found by index; an
+//! element's children, its parent and its following sibling are indexes too, so a
+//! walk allocates nothing. Memory is linear in the input (a node is a few words; text
+//! and attribute values are kept once in one string). No DTD is read and no entity
+//! but the five XML predefines and character references is resolved.
+
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::name::ResolveResult;
+use quick_xml::NsReader;
+use std::fmt::Write as _;
+use std::ops::Range;
+
+/// The index of an element in its [`Dom`].
+pub type NodeId = u32;
+
+/// "No node".
+const NONE: NodeId = NodeId::MAX;
+
+/// How deep elements may nest: far past any real invoice (UBL nests about 10 deep),
+/// and a bound on the walks' recursion.
+pub const MAX_DEPTH: usize = 256;
+
+/// One element.
+#[derive(Debug, Clone)]
+struct Node {
+    /// Its namespace (an index into [`Dom::namespaces`]; 0 is no namespace).
+    ns: u32,
+    /// Its local name, a range of [`Dom::strings`].
+    name: Range<u32>,
+    parent: NodeId,
+    first_child: NodeId,
+    last_child: NodeId,
+    next_sibling: NodeId,
+    /// Its own text (its text children, concatenated), a range of [`Dom::strings`].
+    text: Range<u32>,
+    /// Its attributes, a range of [`Dom::attrs`].
+    attrs: Range<u32>,
+    /// Its depth (the root is 0).
+    depth: u16,
+}
+
+/// One attribute: its local name and its value (both ranges of [`Dom::strings`]);
+/// attributes in a namespace (`xmlns:…`, `xsi:…`) are not kept.
+#[derive(Debug, Clone)]
+struct Attr {
+    name: Range<u32>,
+    value: Range<u32>,
+}
+
+/// A document read into an arena of elements.
+#[derive(Debug, Clone, Default)]
+pub struct Dom {
+    nodes: Vec<Node>,
+    attrs: Vec<Attr>,
+    strings: String,
+    namespaces: Vec<String>,
+}
+
+/// Why bytes are not a document.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotXml(pub String);
+
+fn bad(e: impl std::fmt::Display) -> NotXml {
+    NotXml(format!("not well-formed XML: {e}"))
+}
+
+impl Dom {
+    /// Reads bytes (UTF-8) into a document.
+    ///
+    /// # Errors
+    /// Bytes that are not UTF-8 or not well-formed XML, an entity XML does not
+    /// predefine, elements nested deeper than [`MAX_DEPTH`], more than `u32::MAX - 1`
+    /// elements or bytes of text.
+    pub fn read(bytes: &[u8]) -> Result<Dom, NotXml> {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| NotXml(format!("the bytes are not UTF-8: {e}")))?;
+        let mut reader = NsReader::from_str(text);
+        let mut dom = Dom {
+            namespaces: vec![String::new()],
+            ..Dom::default()
+        };
+        let mut stack: Vec<NodeId> = Vec::new();
+        let mut root_done = false;
+        loop {
+            let (ns, event) = reader.read_resolved_event().map_err(bad)?;
+            match event {
+                Event::Start(ref e) | Event::Empty(ref e) => {
+                    if root_done {
+                        return Err(bad("a second root element"));
+                    }
+                    let empty = matches!(event, Event::Empty(_));
+                    let id = dom.open(&ns, e, &stack)?;
+                    if empty {
+                        root_done = stack.is_empty();
+                    } else {
+                        stack.push(id);
+                    }
+                    let _ = id;
+                }
+                Event::End(_) => {
+                    stack.pop();
+                    root_done = stack.is_empty();
+                }
+                Event::Text(t) => {
+                    let content = t.xml10_content();
+                    dom.text(&stack, &content)?;
+                }
+                Event::CData(t) => {
+                    let content = t.xml10_content();
+                    dom.text(&stack, &content)?;
+                }
+                Event::GeneralRef(r) => {
+                    let c = match r.resolve_char_ref().map_err(bad)? {
+                        Some(c) => c.to_string(),
+                        None => match quick_xml::escape::resolve_predefined_entity(&r) {
+                            Some(s) => s.to_owned(),
+                            None => return Err(NotXml(format!(
+                                "the entity &{}; is not one XML predefines (a DTD is never read)",
+                                &*r
+                            ))),
+                        },
+                    };
+                    dom.text(&stack, &c)?;
+                }
+                Event::Eof => break,
+                Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_) => {}
+            }
+        }
+        if dom.nodes.is_empty() {
+            return Err(bad("no root element"));
+        }
+        if !stack.is_empty() {
+            return Err(bad("the root element is not closed"));
+        }
+        Ok(dom)
+    }
+
+    /// Keeps a string; answers its range.
+    fn keep(&mut self, s: &str) -> Result<Range<u32>, NotXml> {
+        let start = self.strings.len();
+        self.strings.push_str(s);
+        let end = self.strings.len();
+        match (u32::try_from(start), u32::try_from(end)) {
+            (Ok(a), Ok(b)) => Ok(a..b),
+            _ => Err(NotXml("more than 4 GiB of text".into())),
+        }
+    }
+
+    /// The index of a namespace, kept once.
+    fn namespace(&mut self, ns: &ResolveResult<'_>) -> u32 {
+        let uri = match ns {
+            ResolveResult::Bound(n) => n.0.to_owned(),
+            _ => return 0,
+        };
+        if let Some(i) = self.namespaces.iter().position(|n| *n == uri) {
+            return u32::try_from(i).unwrap_or(0);
+        }
+        self.namespaces.push(uri);
+        u32::try_from(self.namespaces.len() - 1).unwrap_or(0)
+    }
+
+    /// A start tag under the open elements `stack`.
+    fn open(
+        &mut self,
+        ns: &ResolveResult<'_>,
+        e: &BytesStart<'_>,
+        stack: &[NodeId],
+    ) -> Result<NodeId, NotXml> {
+        if stack.len() >= MAX_DEPTH {
+            return Err(NotXml(format!("elements nested deeper than {MAX_DEPTH}")));
+        }
+        let id = NodeId::try_from(self.nodes.len())
+            .ok()
+            .filter(|&i| i < NONE)
+            .ok_or_else(|| NotXml("too many elements".into()))?;
+        let ns = self.namespace(ns);
+        let local = e.local_name().into_inner().to_owned();
+        let name = self.keep(&local)?;
+        let attrs_start = self.attrs.len();
+        for a in e.attributes() {
+            let a = a.map_err(bad)?;
+            let key = a.key;
+            if key.prefix().is_some() || key.as_ref() == "xmlns" {
+                continue;
+            }
+            let value = a
+                .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                .map_err(bad)?;
+            let name = self.keep(key.local_name().into_inner())?;
+            let value = self.keep(&value)?;
+            self.attrs.push(Attr { name, value });
+        }
+        let attrs = u32::try_from(attrs_start).unwrap_or(u32::MAX)
+            ..u32::try_from(self.attrs.len()).unwrap_or(u32::MAX);
+        let parent = stack.last().copied().unwrap_or(NONE);
+        let here = u32::try_from(self.strings.len()).unwrap_or(u32::MAX);
+        self.nodes.push(Node {
+            ns,
+            name,
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            text: here..here,
+            attrs,
+            depth: u16::try_from(stack.len()).unwrap_or(u16::MAX),
+        });
+        if let Some(p) = self.nodes.get_mut(parent as usize) {
+            let last = p.last_child;
+            p.last_child = id;
+            if last == NONE {
+                p.first_child = id;
+            } else if let Some(l) = self.nodes.get_mut(last as usize) {
+                l.next_sibling = id;
+            }
+        }
+        Ok(id)
+    }
+
+    /// Text inside the innermost open element (outside the root: white space only).
+    fn text(&mut self, stack: &[NodeId], content: &str) -> Result<(), NotXml> {
+        let Some(&id) = stack.last() else {
+            if content
+                .chars()
+                .all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
+            {
+                return Ok(());
+            }
+            return Err(bad("text outside the root element"));
+        };
+        // An element's own text is kept contiguous: text after a child starts anew
+        // (mixed content is not UBL; the text after the last child wins its range
+        // only when there was none before).
+        let fresh = self.keep(content)?;
+        if let Some(node) = self.nodes.get_mut(id as usize) {
+            if node.text.is_empty() {
+                node.text = fresh;
+            } else if node.text.end == fresh.start {
+                node.text.end = fresh.end;
+            }
+        }
+        Ok(())
+    }
+
+    fn node(&self, id: NodeId) -> Option<&Node> {
+        self.nodes.get(id as usize)
+    }
+
+    fn str(&self, r: &Range<u32>) -> &str {
+        self.strings
+            .get(r.start as usize..r.end as usize)
+            .unwrap_or("")
+    }
+
+    /// The root element.
+    pub fn root(&self) -> NodeId {
+        0
+    }
+
+    /// How many elements the document has.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether it has none (never, once read).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The element's local name.
+    pub fn name(&self, id: NodeId) -> &str {
+        self.node(id).map_or("", |n| self.str(&n.name))
+    }
+
+    /// The element's namespace URI (empty for none).
+    pub fn namespace_uri(&self, id: NodeId) -> &str {
+        self.node(id)
+            .and_then(|n| self.namespaces.get(n.ns as usize))
+            .map_or("", String::as_str)
+    }
+
+    /// Whether the element is `local` in namespace `uri`.
+    pub fn is(&self, id: NodeId, uri: &str, local: &str) -> bool {
+        self.name(id) == local && self.namespace_uri(id) == uri
+    }
+
+    /// The element's parent, `None` for the root.
+    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
+        self.node(id).map(|n| n.parent).filter(|&p| p != NONE)
+    }
+
+    /// The element's depth (the root's is 0).
+    pub fn depth(&self, id: NodeId) -> usize {
+        self.node(id).map_or(0, |n| usize::from(n.depth))
+    }
+
+    /// The element's children, in document order.
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        Children {
+            dom: self,
+            next: self.node(id).map_or(NONE, |n| n.first_child),
+        }
+    }
+
+    /// The element and every element below it, in document order (an element's
+    /// descendants are the indexes after it up to the next one at its depth or above).
+    pub fn subtree(&self, id: NodeId) -> Range<NodeId> {
+        let end = self.subtree_end(id);
+        id..end
+    }
+
+    fn subtree_end(&self, id: NodeId) -> NodeId {
+        let depth = self.depth(id);
+        let mut end = id.saturating_add(1);
+        while let Some(n) = self.node(end) {
+            if usize::from(n.depth) <= depth {
+                break;
+            }
+            end = end.saturating_add(1);
+        }
+        end
+    }
+
+    /// The element's own text.
+    pub fn own_text(&self, id: NodeId) -> &str {
+        self.node(id).map_or("", |n| self.str(&n.text))
+    }
+
+    /// XPath's string value of the element: the text of it and of every element below
+    /// it, in document order.
+    pub fn string_value(&self, id: NodeId) -> std::borrow::Cow<'_, str> {
+        let range = self.subtree(id);
+        if range.len() <= 1 {
+            return std::borrow::Cow::Borrowed(self.own_text(id));
+        }
+        // Text before, between and after children is not kept apart: the element's
+        // own text, then its descendants' (UBL has no mixed content).
+        let mut s = String::new();
+        for n in range {
+            s.push_str(self.own_text(n));
+        }
+        std::borrow::Cow::Owned(s)
+    }
+
+    /// The element's attributes: local name and value.
+    pub fn attributes(&self, id: NodeId) -> impl Iterator<Item = (&str, &str)> + '_ {
+        let range = self
+            .node(id)
+            .map_or(0..0, |n| n.attrs.start as usize..n.attrs.end as usize);
+        self.attrs
+            .get(range)
+            .unwrap_or(&[])
+            .iter()
+            .map(|a| (self.str(&a.name), self.str(&a.value)))
+    }
+
+    /// The value of the attribute `local` (no namespace), if any.
+    pub fn attribute(&self, id: NodeId, local: &str) -> Option<&str> {
+        self.attributes(id)
+            .find(|(n, _)| *n == local)
+            .map(|(_, v)| v)
+    }
+
+    /// Where the element stands, as the official validator writes it:
+    /// `/*:Invoice[namespace-uri()='…'][1]/*:IssueDate[namespace-uri()='…'][1]`.
+    pub fn location(&self, id: NodeId) -> String {
+        let mut chain = Vec::new();
+        let mut at = Some(id);
+        while let Some(n) = at {
+            chain.push(n);
+            at = self.parent(n);
+        }
+        let mut out = String::new();
+        for &n in chain.iter().rev() {
+            let uri = self.namespace_uri(n);
+            let name = self.name(n);
+            let index = 1 + self.preceding_same(n);
+            // Writing into a String cannot fail.
+            let _ = if uri.is_empty() {
+                write!(out, "/{name}[{index}]")
+            } else {
+                write!(out, "/*:{name}[namespace-uri()='{uri}'][{index}]")
+            };
+        }
+        out
+    }
+
+    /// How many preceding siblings have the element's name and namespace.
+    fn preceding_same(&self, id: NodeId) -> usize {
+        let Some(parent) = self.parent(id) else {
+            return 0;
+        };
+        let (uri, name) = (self.namespace_uri(id), self.name(id));
+        self.children(parent)
+            .take_while(|&c| c != id)
+            .filter(|&c| self.name(c) == name && self.namespace_uri(c) == uri)
+            .count()
+    }
+}
+
+/// The children of an element.
+pub struct Children<'a> {
+    dom: &'a Dom,
+    next: NodeId,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        let id = self.next;
+        let node = self.dom.node(id)?;
+        self.next = node.next_sibling;
+        Some(id)
+    }
+}
+
+#[cfg(test)]
+mod tests;

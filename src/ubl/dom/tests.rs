@@ -1,0 +1,57 @@
+use super::*;
+
+const INV: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
+const CBC: &str = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+
+fn doc() -> Dom {
+    let xml = format!(
+        r#"<?xml version="1.0"?><Invoice xmlns="{INV}" xmlns:cbc="{CBC}"><cbc:ID> A&amp;B </cbc:ID><cbc:Note>x</cbc:Note><cbc:Note a="1" cbc:b="2">y<![CDATA[<z>]]></cbc:Note></Invoice>"#
+    );
+    Dom::read(xml.as_bytes()).unwrap()
+}
+
+#[test]
+fn elements_keep_their_namespace_name_text_and_attributes() {
+    let d = doc();
+    assert_eq!(d.len(), 4);
+    assert!(d.is(0, INV, "Invoice"));
+    let kids: Vec<NodeId> = d.children(0).collect();
+    assert_eq!(kids, [1, 2, 3]);
+    assert_eq!(d.own_text(1), " A&B ");
+    assert_eq!(d.own_text(3), "y<z>");
+    assert_eq!(d.attribute(3, "a"), Some("1"));
+    assert_eq!(
+        d.attribute(3, "b"),
+        None,
+        "a namespaced attribute is not kept"
+    );
+    assert_eq!(d.parent(3), Some(0));
+    assert_eq!(d.subtree(0), 0..4);
+    assert_eq!(d.string_value(0), " A&B xy<z>");
+}
+
+#[test]
+fn locations_are_written_as_the_official_validator_writes_them() {
+    let d = doc();
+    assert_eq!(
+        d.location(3),
+        format!("/*:Invoice[namespace-uri()='{INV}'][1]/*:Note[namespace-uri()='{CBC}'][2]")
+    );
+}
+
+#[test]
+fn bytes_that_are_not_a_document_are_refused() {
+    for bad in [
+        &b""[..],
+        b"<a>",
+        b"<a></b>",
+        b"<a/><b/>",
+        b"text",
+        b"<a>&ext;</a>",
+        b"\xff\xfe",
+    ] {
+        assert!(Dom::read(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+    }
+    let deep = "<a>".repeat(MAX_DEPTH + 1) + &"</a>".repeat(MAX_DEPTH + 1);
+    assert!(Dom::read(deep.as_bytes()).is_err());
+}
