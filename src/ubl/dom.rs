@@ -117,10 +117,12 @@ impl Dom {
                         Some(c) => c.to_string(),
                         None => match quick_xml::escape::resolve_predefined_entity(&r) {
                             Some(s) => s.to_owned(),
-                            None => return Err(NotXml(format!(
+                            None => {
+                                return Err(NotXml(format!(
                                 "the entity &{}; is not one XML predefines (a DTD is never read)",
                                 &*r
-                            ))),
+                            )))
+                            }
                         },
                     };
                     dom.text(&stack, &c)?;
@@ -355,6 +357,17 @@ impl Dom {
             .unwrap_or(&[])
             .iter()
             .map(|a| (self.str(&a.name), self.str(&a.value)))
+    }
+
+    /// How many attributes the element has.
+    pub fn attribute_count(&self, id: NodeId) -> usize {
+        self.node(id)
+            .map_or(0, |n| (n.attrs.end - n.attrs.start) as usize)
+    }
+
+    /// The element's attribute at `index`: local name and value.
+    pub fn attribute_at(&self, id: NodeId, index: usize) -> Option<(&str, &str)> {
+        self.attributes(id).nth(index)
     }
 
     /// The value of the attribute `local` (no namespace), if any.

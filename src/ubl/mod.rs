@@ -3,3 +3,4 @@
 //! element knows where it stands (the XPath the official validator reports).
 
 pub mod dom;
+pub(crate) mod xpath;

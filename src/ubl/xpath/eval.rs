@@ -1,0 +1,1067 @@
+//! The evaluation of [`Expr`] over a [`Dom`], as XPath 2.0 defines it for what the
+//! artefacts use: sequences of nodes and atomic values, document order, general and
+//! value comparisons, `xs:decimal` arithmetic (exact: no float touches a value; a
+//! number that is not a number is NaN), effective boolean values and the functions the
+//! asserts call. A dynamic error (a cast that fails, an unknown function) is an
+//! `Err`, never a panic.
+
+use super::parse::{Arith, Axis, Cmp, Expr, Step, Test};
+use crate::ubl::dom::{Dom, NodeId};
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use std::cmp::Ordering;
+
+/// An item of a sequence.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    /// The document node.
+    Doc,
+    /// An element.
+    Node(NodeId),
+    /// The element's attribute at an index.
+    Attr(NodeId, u32),
+    /// The element's own text, as a text node.
+    Text(NodeId),
+    Str(String),
+    /// A number; `None` is NaN.
+    Num(Option<Decimal>),
+    Bool(bool),
+    Date(NaiveDate),
+}
+
+/// A sequence.
+pub type Seq = Vec<Item>;
+
+/// An atomic value.
+#[derive(Debug, Clone, PartialEq)]
+enum Atom {
+    Untyped(String),
+    Str(String),
+    Num(Option<Decimal>),
+    Bool(bool),
+    Date(NaiveDate),
+}
+
+/// An evaluation error.
+pub type Error = String;
+
+/// What an expression is evaluated in: the document, the namespaces of prefixes, the
+/// variables in scope, XSLT's `current()`, and the focus.
+pub struct Env<'a> {
+    pub dom: &'a Dom,
+    pub ns: fn(&str) -> Option<&'static str>,
+    pub vars: Vec<(String, Seq)>,
+    pub current: Item,
+    /// How many evaluation steps are left (a bound on the work of one assert).
+    pub fuel: u64,
+}
+
+/// The focus: the context item, its position and the size of its sequence.
+#[derive(Clone)]
+struct Focus {
+    item: Item,
+    pos: usize,
+    size: usize,
+}
+
+impl Env<'_> {
+    /// Evaluates `e` with `item` as the context item.
+    pub fn eval_at(&mut self, e: &Expr, item: Item) -> Result<Seq, Error> {
+        let f = Focus {
+            item,
+            pos: 1,
+            size: 1,
+        };
+        self.eval(e, &f)
+    }
+
+    /// The effective boolean value of `e` at `item`.
+    pub fn test_at(&mut self, e: &Expr, item: Item) -> Result<bool, Error> {
+        let s = self.eval_at(e, item)?;
+        ebv(&s)
+    }
+
+    fn burn(&mut self) -> Result<(), Error> {
+        self.fuel = self
+            .fuel
+            .checked_sub(1)
+            .ok_or_else(|| "the evaluation took too long".to_owned())?;
+        Ok(())
+    }
+
+    fn eval(&mut self, e: &Expr, f: &Focus) -> Result<Seq, Error> {
+        self.burn()?;
+        Ok(match e {
+            Expr::Str(s) => vec![Item::Str(s.clone())],
+            Expr::Num(n) => vec![Item::Num(Some(*n))],
+            Expr::Var(v) => self
+                .vars
+                .iter()
+                .rev()
+                .find(|(n, _)| n == v)
+                .map(|(_, s)| s.clone())
+                .ok_or_else(|| format!("the variable ${v} is not bound"))?,
+            Expr::Context => vec![f.item.clone()],
+            Expr::Root => vec![Item::Doc],
+            Expr::Seq(list) => {
+                let mut out = Vec::new();
+                for x in list {
+                    out.extend(self.eval(x, f)?);
+                }
+                out
+            }
+            Expr::Filter(base, preds) => {
+                let s = self.eval(base, f)?;
+                self.filter(s, preds)?
+            }
+            Expr::Path(start, steps) => {
+                let mut s = self.eval(start, f)?;
+                for step in steps {
+                    s = self.step(&s, step)?;
+                }
+                s
+            }
+            Expr::Call(name, args) => self.call(name, args, f)?,
+            Expr::Or(a, b) => {
+                let v = ebv(&self.eval(a, f)?)? || ebv(&self.eval(b, f)?)?;
+                vec![Item::Bool(v)]
+            }
+            Expr::And(a, b) => {
+                let v = ebv(&self.eval(a, f)?)? && ebv(&self.eval(b, f)?)?;
+                vec![Item::Bool(v)]
+            }
+            Expr::Compare(op, general, a, b) => {
+                let l = {
+                    let tmp = self.eval(a, f)?;
+                    self.atoms(&tmp)
+                };
+                let r = {
+                    let tmp = self.eval(b, f)?;
+                    self.atoms(&tmp)
+                };
+                if *general {
+                    let any = l.iter().any(|x| r.iter().any(|y| general_cmp(*op, x, y)));
+                    vec![Item::Bool(any)]
+                } else {
+                    match (l.as_slice(), r.as_slice()) {
+                        ([x], [y]) => vec![Item::Bool(value_cmp(*op, x, y)?)],
+                        ([], _) | (_, []) => Vec::new(),
+                        _ => return Err("a value comparison of more than one item".into()),
+                    }
+                }
+            }
+            Expr::Arith(op, a, b) => {
+                let l = {
+                    let tmp = self.eval(a, f)?;
+                    self.atoms(&tmp)
+                };
+                let r = {
+                    let tmp = self.eval(b, f)?;
+                    self.atoms(&tmp)
+                };
+                match (l.as_slice(), r.as_slice()) {
+                    ([], _) | (_, []) => Vec::new(),
+                    ([x], [y]) => vec![arith(*op, x, y)?],
+                    _ => return Err("arithmetic on more than one item".into()),
+                }
+            }
+            Expr::Neg(a) => {
+                let v = {
+                    let tmp = self.eval(a, f)?;
+                    self.atoms(&tmp)
+                };
+                match v.as_slice() {
+                    [] => Vec::new(),
+                    [x] => vec![Item::Num(number(x)?.map(|d| -d))],
+                    _ => return Err("a negation of more than one item".into()),
+                }
+            }
+            Expr::Union(a, b) => {
+                let mut s = self.eval(a, f)?;
+                s.extend(self.eval(b, f)?);
+                if s.iter().any(|i| !is_node(i)) {
+                    return Err("a union of values that are not nodes".into());
+                }
+                sort_dedup(&mut s);
+                s
+            }
+            Expr::Range(a, b) => {
+                let l = {
+                    let tmp = self.eval(a, f)?;
+                    self.atoms(&tmp)
+                };
+                let r = {
+                    let tmp = self.eval(b, f)?;
+                    self.atoms(&tmp)
+                };
+                let (Some(x), Some(y)) = (l.first(), r.first()) else {
+                    return Ok(Vec::new());
+                };
+                let (x, y) = (integer(x)?, integer(y)?);
+                if y.saturating_sub(x) > 100_000 {
+                    return Err("a range too long".into());
+                }
+                (x..=y).map(|n| Item::Num(Some(Decimal::from(n)))).collect()
+            }
+            Expr::If(c, t, e2) => {
+                if ebv(&self.eval(c, f)?)? {
+                    self.eval(t, f)?
+                } else {
+                    self.eval(e2, f)?
+                }
+            }
+            Expr::Quantified(every, binds, sat) => {
+                vec![Item::Bool(self.quantified(*every, binds, sat, f)?)]
+            }
+            Expr::For(binds, ret) => self.for_each(binds, ret, f)?,
+            Expr::Castable(a, ty, optional) => {
+                let v = {
+                    let tmp = self.eval(a, f)?;
+                    self.atoms(&tmp)
+                };
+                let ok = match v.as_slice() {
+                    [] => *optional,
+                    [x] => cast(x, ty).is_ok(),
+                    _ => false,
+                };
+                vec![Item::Bool(ok)]
+            }
+            Expr::Cast(a, ty, optional) => {
+                let v = {
+                    let tmp = self.eval(a, f)?;
+                    self.atoms(&tmp)
+                };
+                match v.as_slice() {
+                    [] if *optional => Vec::new(),
+                    [x] => vec![cast(x, ty)?],
+                    _ => return Err(format!("cast as {ty} of {} items", v.len())),
+                }
+            }
+        })
+    }
+
+    fn quantified(
+        &mut self,
+        every: bool,
+        binds: &[(String, Expr)],
+        sat: &Expr,
+        f: &Focus,
+    ) -> Result<bool, Error> {
+        let Some(((name, e), rest)) = binds.split_first() else {
+            return ebv(&self.eval(sat, f)?);
+        };
+        let seq = self.eval(e, f)?;
+        for item in seq {
+            self.vars.push((name.clone(), vec![item]));
+            let v = self.quantified(every, rest, sat, f);
+            self.vars.pop();
+            let v = v?;
+            if every && !v {
+                return Ok(false);
+            }
+            if !every && v {
+                return Ok(true);
+            }
+        }
+        Ok(every)
+    }
+
+    fn for_each(&mut self, binds: &[(String, Expr)], ret: &Expr, f: &Focus) -> Result<Seq, Error> {
+        let Some(((name, e), rest)) = binds.split_first() else {
+            return self.eval(ret, f);
+        };
+        let seq = self.eval(e, f)?;
+        let mut out = Vec::new();
+        for item in seq {
+            self.vars.push((name.clone(), vec![item]));
+            let v = self.for_each(rest, ret, f);
+            self.vars.pop();
+            out.extend(v?);
+        }
+        Ok(out)
+    }
+
+    /// Applies predicates to a sequence (positions in its order).
+    fn filter(&mut self, mut s: Seq, preds: &[Expr]) -> Result<Seq, Error> {
+        for p in preds {
+            let size = s.len();
+            let mut kept = Vec::new();
+            for (i, item) in s.into_iter().enumerate() {
+                let focus = Focus {
+                    item: item.clone(),
+                    pos: i + 1,
+                    size,
+                };
+                let v = self.eval(p, &focus)?;
+                let keep = match v.as_slice() {
+                    [Item::Num(n)] => *n == Some(Decimal::from(i + 1)),
+                    _ => ebv(&v)?,
+                };
+                if keep {
+                    kept.push(item);
+                }
+            }
+            s = kept;
+        }
+        Ok(s)
+    }
+
+    fn step(&mut self, input: &Seq, step: &Step) -> Result<Seq, Error> {
+        let mut out = Vec::new();
+        let size = input.len();
+        for (i, item) in input.iter().enumerate() {
+            match step {
+                Step::Axis(axis, test, preds) => {
+                    let found = self.axis(item, *axis, test);
+                    out.extend(self.filter(found, preds)?);
+                }
+                Step::Expr(e) => {
+                    let focus = Focus {
+                        item: item.clone(),
+                        pos: i + 1,
+                        size,
+                    };
+                    out.extend(self.eval(e, &focus)?);
+                }
+            }
+        }
+        if out.iter().all(is_node) {
+            sort_dedup(&mut out);
+        }
+        Ok(out)
+    }
+
+    /// The items of an axis from `item` that pass `test`, in the axis's order.
+    fn axis(&self, item: &Item, axis: Axis, test: &Test) -> Seq {
+        let d = self.dom;
+        let nodes: Seq = match (axis, item) {
+            (Axis::Attribute, Item::Node(n)) => {
+                let count = u32::try_from(d.attribute_count(*n)).unwrap_or(0);
+                (0..count).map(|i| Item::Attr(*n, i)).collect()
+            }
+            (Axis::Attribute, _) => Vec::new(),
+            (Axis::Child, Item::Doc) => vec![Item::Node(d.root())],
+            (Axis::Child, Item::Node(n)) => {
+                let mut v: Seq = d.children(*n).map(Item::Node).collect();
+                if matches!(test, Test::Text | Test::Node) && !d.own_text(*n).is_empty() {
+                    v.push(Item::Text(*n));
+                }
+                v
+            }
+            (Axis::Descendant | Axis::DescendantOrSelf, Item::Doc) => {
+                let mut v = Vec::new();
+                if axis == Axis::DescendantOrSelf {
+                    v.push(Item::Doc);
+                }
+                v.extend(d.subtree(d.root()).map(Item::Node));
+                v
+            }
+            (Axis::Descendant, Item::Node(n)) => d.subtree(*n).skip(1).map(Item::Node).collect(),
+            (Axis::DescendantOrSelf, Item::Node(n)) => d.subtree(*n).map(Item::Node).collect(),
+            (Axis::SelfAxis, i) => vec![i.clone()],
+            (Axis::DescendantOrSelf, i) => vec![i.clone()],
+            (Axis::Parent, Item::Node(n)) => vec![d.parent(*n).map_or(Item::Doc, Item::Node)],
+            (Axis::Parent, Item::Attr(n, _) | Item::Text(n)) => vec![Item::Node(*n)],
+            (Axis::Ancestor | Axis::AncestorOrSelf, i) => {
+                let mut v = Vec::new();
+                if axis == Axis::AncestorOrSelf {
+                    v.push(i.clone());
+                }
+                let mut at = match i {
+                    Item::Node(n) => d.parent(*n),
+                    Item::Attr(n, _) | Item::Text(n) => Some(*n),
+                    _ => None,
+                };
+                let mut reached_doc = matches!(i, Item::Node(_) | Item::Attr(..) | Item::Text(_));
+                while let Some(n) = at {
+                    v.push(Item::Node(n));
+                    at = d.parent(n);
+                }
+                if reached_doc && !matches!(i, Item::Doc) {
+                    v.push(Item::Doc);
+                    reached_doc = false;
+                }
+                let _ = reached_doc;
+                v
+            }
+            (Axis::PrecedingSibling, Item::Node(n)) => match d.parent(*n) {
+                Some(p) => {
+                    let mut v: Seq = d
+                        .children(p)
+                        .take_while(|c| c != n)
+                        .map(Item::Node)
+                        .collect();
+                    v.reverse();
+                    v
+                }
+                None => Vec::new(),
+            },
+            (Axis::FollowingSibling, Item::Node(n)) => match d.parent(*n) {
+                Some(p) => d
+                    .children(p)
+                    .skip_while(|c| c != n)
+                    .skip(1)
+                    .map(Item::Node)
+                    .collect(),
+                None => Vec::new(),
+            },
+            (Axis::Preceding, Item::Node(n)) => {
+                let mut ancestors = Vec::new();
+                let mut at = d.parent(*n);
+                while let Some(a) = at {
+                    ancestors.push(a);
+                    at = d.parent(a);
+                }
+                let mut v: Seq = (0..*n)
+                    .filter(|m| !ancestors.contains(m))
+                    .map(Item::Node)
+                    .collect();
+                v.reverse();
+                v
+            }
+            (Axis::Following, Item::Node(n)) => {
+                let end = d.subtree(*n).end;
+                let total = NodeId::try_from(d.len()).unwrap_or(NodeId::MAX);
+                (end..total).map(Item::Node).collect()
+            }
+            _ => Vec::new(),
+        };
+        nodes
+            .into_iter()
+            .filter(|i| self.passes(i, axis, test))
+            .collect()
+    }
+
+    fn passes(&self, item: &Item, axis: Axis, test: &Test) -> bool {
+        let d = self.dom;
+        match (test, item) {
+            (Test::Node, _) => true,
+            (Test::Text, Item::Text(_)) => true,
+            (Test::Text, _) | (_, Item::Text(_)) => false,
+            (Test::Any, Item::Node(_)) => axis != Axis::Attribute,
+            (Test::Any, Item::Attr(..)) => axis == Axis::Attribute,
+            (Test::AnyIn(p), Item::Node(n)) => (self.ns)(p) == Some(d.namespace_uri(*n)),
+            (Test::Name(prefix, local), Item::Node(n)) => {
+                axis != Axis::Attribute
+                    && d.name(*n) == local
+                    && match prefix.as_deref() {
+                        Some("*") => true,
+                        Some(p) => (self.ns)(p) == Some(d.namespace_uri(*n)),
+                        None => d.namespace_uri(*n).is_empty(),
+                    }
+            }
+            (Test::Name(prefix, local), Item::Attr(n, i)) => {
+                prefix.is_none()
+                    && d.attribute_at(*n, *i as usize)
+                        .is_some_and(|(name, _)| name == local)
+            }
+            _ => false,
+        }
+    }
+
+    /// The string value of an item.
+    fn string(&self, item: &Item) -> String {
+        let d = self.dom;
+        match item {
+            Item::Doc => d.string_value(d.root()).into_owned(),
+            Item::Node(n) => d.string_value(*n).into_owned(),
+            Item::Attr(n, i) => d
+                .attribute_at(*n, *i as usize)
+                .map_or(String::new(), |(_, v)| v.to_owned()),
+            Item::Text(n) => d.own_text(*n).to_owned(),
+            Item::Str(s) => s.clone(),
+            Item::Num(n) => num_string(*n),
+            Item::Bool(b) => b.to_string(),
+            Item::Date(x) => x.format("%Y-%m-%d").to_string(),
+        }
+    }
+
+    fn atoms(&self, s: &Seq) -> Vec<Atom> {
+        s.iter()
+            .map(|i| match i {
+                Item::Str(s) => Atom::Str(s.clone()),
+                Item::Num(n) => Atom::Num(*n),
+                Item::Bool(b) => Atom::Bool(*b),
+                Item::Date(x) => Atom::Date(*x),
+                node => Atom::Untyped(self.string(node)),
+            })
+            .collect()
+    }
+
+    /// The one string of an argument (empty for the empty sequence).
+    fn arg_string(&mut self, args: &[Expr], k: usize, f: &Focus) -> Result<String, Error> {
+        let Some(e) = args.get(k) else {
+            return Ok(self.string(&f.item));
+        };
+        let s = self.eval(e, f)?;
+        match s.as_slice() {
+            [] => Ok(String::new()),
+            [x] => Ok(self.string(x)),
+            _ => Err("a sequence of more than one item where one string is expected".into()),
+        }
+    }
+
+    fn arg_num(
+        &mut self,
+        args: &[Expr],
+        k: usize,
+        f: &Focus,
+    ) -> Result<Option<Option<Decimal>>, Error> {
+        let Some(e) = args.get(k) else {
+            return Err("a missing argument".into());
+        };
+        let s = self.eval(e, f)?;
+        let a = self.atoms(&s);
+        match a.as_slice() {
+            [] => Ok(None),
+            [x] => Ok(Some(number(x)?)),
+            _ => Err("more than one number".into()),
+        }
+    }
+
+    fn call(&mut self, name: &str, args: &[Expr], f: &Focus) -> Result<Seq, Error> {
+        let one = |b: bool| Ok(vec![Item::Bool(b)]);
+        let s = |v: String| Ok(vec![Item::Str(v)]);
+        match (name, args.len()) {
+            ("true", 0) => one(true),
+            ("false", 0) => one(false),
+            ("not", 1) => {
+                let v = self.eval_arg(args, 0, f)?;
+                one(!ebv(&v)?)
+            }
+            ("boolean", 1) => {
+                let v = self.eval_arg(args, 0, f)?;
+                one(ebv(&v)?)
+            }
+            ("exists", 1) => one(!self.eval_arg(args, 0, f)?.is_empty()),
+            ("empty", 1) => one(self.eval_arg(args, 0, f)?.is_empty()),
+            ("count", 1) => Ok(vec![Item::Num(Some(Decimal::from(
+                self.eval_arg(args, 0, f)?.len(),
+            )))]),
+            ("position", 0) => Ok(vec![Item::Num(Some(Decimal::from(f.pos)))]),
+            ("last", 0) => Ok(vec![Item::Num(Some(Decimal::from(f.size)))]),
+            ("current", 0) => Ok(vec![self.current.clone()]),
+            ("string", 0 | 1) => s(self.arg_string(args, 0, f)?),
+            ("normalize-space", 0 | 1) => s(crate::en16931::xpath::normalize_space(
+                &self.arg_string(args, 0, f)?,
+            )
+            .into_owned()),
+            ("string-length", 0 | 1) => {
+                let n = self.arg_string(args, 0, f)?.chars().count();
+                Ok(vec![Item::Num(Some(Decimal::from(n)))])
+            }
+            ("upper-case", 1) => s(self.arg_string(args, 0, f)?.to_uppercase()),
+            ("lower-case", 1) => s(self.arg_string(args, 0, f)?.to_lowercase()),
+            ("concat", _) => {
+                let mut out = String::new();
+                for k in 0..args.len() {
+                    out.push_str(&self.arg_string(args, k, f)?);
+                }
+                s(out)
+            }
+            ("contains", 2) => {
+                let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
+                one(a.contains(&b))
+            }
+            ("starts-with", 2) => {
+                let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
+                one(a.starts_with(&b))
+            }
+            ("ends-with", 2) => {
+                let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
+                one(a.ends_with(&b))
+            }
+            ("substring-after", 2) => {
+                let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
+                s(a.split_once(&b)
+                    .map_or(String::new(), |(_, r)| r.to_owned()))
+            }
+            ("substring-before", 2) => {
+                let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
+                s(a.split_once(&b)
+                    .map_or(String::new(), |(l, _)| l.to_owned()))
+            }
+            ("substring", 2 | 3) => {
+                let text = self.arg_string(args, 0, f)?;
+                let start = self.arg_num(args, 1, f)?.flatten();
+                let len = if args.len() == 3 {
+                    Some(self.arg_num(args, 2, f)?.flatten())
+                } else {
+                    None
+                };
+                s(substring(&text, start, len))
+            }
+            ("translate", 3) => {
+                let text = self.arg_string(args, 0, f)?;
+                let from: Vec<char> = self.arg_string(args, 1, f)?.chars().collect();
+                let to: Vec<char> = self.arg_string(args, 2, f)?.chars().collect();
+                s(text
+                    .chars()
+                    .filter_map(|c| match from.iter().position(|x| *x == c) {
+                        Some(i) => to.get(i).copied(),
+                        None => Some(c),
+                    })
+                    .collect())
+            }
+            ("matches", 2) => {
+                let text = self.arg_string(args, 0, f)?;
+                let re = regex(&self.arg_string(args, 1, f)?)?;
+                one(re.is_match(&text))
+            }
+            ("replace", 3) => {
+                let text = self.arg_string(args, 0, f)?;
+                let re = regex(&self.arg_string(args, 1, f)?)?;
+                let with = self.arg_string(args, 2, f)?;
+                s(re.replace_all(&text, with.as_str()).into_owned())
+            }
+            ("tokenize", 2) => {
+                let text = self.arg_string(args, 0, f)?;
+                let re = regex(&self.arg_string(args, 1, f)?)?;
+                if text.is_empty() {
+                    return Ok(Vec::new());
+                }
+                Ok(re.split(&text).map(|t| Item::Str(t.to_owned())).collect())
+            }
+            ("string-join", 2) => {
+                let items = self.eval_arg(args, 0, f)?;
+                let sep = self.arg_string(args, 1, f)?;
+                let parts: Vec<String> = items.iter().map(|i| self.string(i)).collect();
+                s(parts.join(&sep))
+            }
+            ("string-to-codepoints", 1) => Ok(self
+                .arg_string(args, 0, f)?
+                .chars()
+                .map(|c| Item::Num(Some(Decimal::from(u32::from(c)))))
+                .collect()),
+            ("codepoints-to-string", 1) => {
+                let items = self.eval_arg(args, 0, f)?;
+                let mut out = String::new();
+                for a in self.atoms(&items) {
+                    let n = integer(&a)?;
+                    let c = u32::try_from(n)
+                        .ok()
+                        .and_then(char::from_u32)
+                        .ok_or("not a code point")?;
+                    out.push(c);
+                }
+                s(out)
+            }
+            ("reverse", 1) => {
+                let mut v = self.eval_arg(args, 0, f)?;
+                v.reverse();
+                Ok(v)
+            }
+            ("distinct-values", 1) => {
+                let v = self.eval_arg(args, 0, f)?;
+                let mut out: Vec<Atom> = Vec::new();
+                for a in self.atoms(&v) {
+                    if !out.iter().any(|b| general_cmp(Cmp::Eq, &a, b)) {
+                        out.push(a);
+                    }
+                }
+                Ok(out.into_iter().map(atom_item).collect())
+            }
+            ("local-name" | "name", 0 | 1) => {
+                let v = match args.first() {
+                    Some(_) => self.eval_arg(args, 0, f)?,
+                    None => vec![f.item.clone()],
+                };
+                s(match v.first() {
+                    Some(Item::Node(n)) => self.dom.name(*n).to_owned(),
+                    Some(Item::Attr(n, i)) => self
+                        .dom
+                        .attribute_at(*n, *i as usize)
+                        .map_or(String::new(), |(k, _)| k.to_owned()),
+                    _ => String::new(),
+                })
+            }
+            ("namespace-uri", 0 | 1) => {
+                let v = match args.first() {
+                    Some(_) => self.eval_arg(args, 0, f)?,
+                    None => vec![f.item.clone()],
+                };
+                s(match v.first() {
+                    Some(Item::Node(n)) => self.dom.namespace_uri(*n).to_owned(),
+                    _ => String::new(),
+                })
+            }
+            ("sum", 1 | 2) => {
+                let v = self.eval_arg(args, 0, f)?;
+                let mut total = Some(Decimal::ZERO);
+                for a in self.atoms(&v) {
+                    total = match (total, number(&a)?) {
+                        (Some(t), Some(x)) => Some(t.checked_add(x).ok_or("a sum past the range")?),
+                        _ => None,
+                    };
+                }
+                Ok(vec![Item::Num(total)])
+            }
+            ("number", 0 | 1) => {
+                let v = match args.first() {
+                    Some(_) => self.eval_arg(args, 0, f)?,
+                    None => vec![f.item.clone()],
+                };
+                let a = self.atoms(&v);
+                Ok(vec![Item::Num(match a.first() {
+                    Some(x) => number(x).ok().flatten(),
+                    None => None,
+                })])
+            }
+            ("abs", 1) => Ok(self
+                .arg_num(args, 0, f)?
+                .map(|n| vec![Item::Num(n.map(|d| d.abs()))])
+                .unwrap_or_default()),
+            ("round", 1) => Ok(self
+                .arg_num(args, 0, f)?
+                .map(|n| vec![Item::Num(n.and_then(crate::en16931::xpath::round))])
+                .unwrap_or_default()),
+            ("floor", 1) => Ok(self
+                .arg_num(args, 0, f)?
+                .map(|n| vec![Item::Num(n.map(|d| d.floor()))])
+                .unwrap_or_default()),
+            ("ceiling", 1) => Ok(self
+                .arg_num(args, 0, f)?
+                .map(|n| vec![Item::Num(n.map(|d| d.ceil()))])
+                .unwrap_or_default()),
+            ("min" | "max", 1) => {
+                let v = self.eval_arg(args, 0, f)?;
+                let mut best: Option<Decimal> = None;
+                for a in self.atoms(&v) {
+                    let Some(x) = number(&a)? else {
+                        return Ok(vec![Item::Num(None)]);
+                    };
+                    best = Some(match best {
+                        None => x,
+                        Some(b) if (name == "min") == (x < b) => x,
+                        Some(b) => b,
+                    });
+                }
+                Ok(best.map(|b| vec![Item::Num(Some(b))]).unwrap_or_default())
+            }
+            (
+                "xs:decimal" | "xs:integer" | "xs:string" | "xs:date" | "xs:boolean" | "xs:double",
+                1,
+            ) => {
+                let v = self.eval_arg(args, 0, f)?;
+                let a = self.atoms(&v);
+                match a.as_slice() {
+                    [] => Ok(Vec::new()),
+                    [x] => Ok(vec![cast(x, name)?]),
+                    _ => Err(format!("{name} of more than one item")),
+                }
+            }
+            ("u:gln", 1) => one(crate::en16931::xpath::gln(&self.arg_string(args, 0, f)?)),
+            ("u:mod11", 1) => one(crate::en16931::xpath::mod11(&self.arg_string(args, 0, f)?)),
+            ("u:mod97-0208", 1) => one(crate::en16931::xpath::mod97_0208(
+                &self.arg_string(args, 0, f)?,
+            )),
+            ("u:checkSEOrgnr", 1) => one(crate::en16931::xpath::swedish_orgnr(
+                &self.arg_string(args, 0, f)?,
+            )),
+            ("u:slack", 3) => {
+                let exp = self.arg_num(args, 0, f)?.flatten();
+                let val = self.arg_num(args, 1, f)?.flatten();
+                let slack = self.arg_num(args, 2, f)?.flatten();
+                match (exp, val, slack) {
+                    (Some(e), Some(v), Some(s2)) => {
+                        one(crate::en16931::xpath::slack(e, v, s2).unwrap_or(false))
+                    }
+                    _ => one(false),
+                }
+            }
+            _ => Err(format!(
+                "the function {name}#{} is not implemented",
+                args.len()
+            )),
+        }
+    }
+
+    fn eval_arg(&mut self, args: &[Expr], k: usize, f: &Focus) -> Result<Seq, Error> {
+        match args.get(k) {
+            Some(e) => self.eval(e, f),
+            None => Err("a missing argument".into()),
+        }
+    }
+}
+
+fn is_node(i: &Item) -> bool {
+    matches!(
+        i,
+        Item::Doc | Item::Node(_) | Item::Attr(..) | Item::Text(_)
+    )
+}
+
+/// Document order of nodes.
+fn order(i: &Item) -> (i64, i64) {
+    match i {
+        Item::Doc => (-1, 0),
+        Item::Node(n) => (i64::from(*n), 0),
+        Item::Text(n) => (i64::from(*n), 1),
+        Item::Attr(n, k) => (i64::from(*n), 2 + i64::from(*k)),
+        _ => (i64::MAX, 0),
+    }
+}
+
+fn sort_dedup(s: &mut Seq) {
+    s.sort_by_key(order);
+    s.dedup();
+}
+
+fn atom_item(a: Atom) -> Item {
+    match a {
+        Atom::Untyped(s) | Atom::Str(s) => Item::Str(s),
+        Atom::Num(n) => Item::Num(n),
+        Atom::Bool(b) => Item::Bool(b),
+        Atom::Date(d) => Item::Date(d),
+    }
+}
+
+/// The effective boolean value of a sequence.
+pub fn ebv(s: &Seq) -> Result<bool, Error> {
+    Ok(match s.as_slice() {
+        [] => false,
+        [first, ..] if is_node(first) => true,
+        [Item::Bool(b)] => *b,
+        [Item::Str(x)] => !x.is_empty(),
+        [Item::Num(n)] => n.is_some_and(|d| !d.is_zero()),
+        [Item::Date(_)] => return Err("no boolean value of a date".into()),
+        _ => return Err("no boolean value of a sequence of several values".into()),
+    })
+}
+
+/// A number as XPath writes it.
+fn num_string(n: Option<Decimal>) -> String {
+    match n {
+        None => "NaN".into(),
+        Some(d) => d.normalize().to_string(),
+    }
+}
+
+/// The number of an atom (`None`: NaN); a string is not a number.
+fn number(a: &Atom) -> Result<Option<Decimal>, Error> {
+    Ok(match a {
+        Atom::Num(n) => *n,
+        Atom::Untyped(s) | Atom::Str(s) => parse_number(s),
+        Atom::Bool(b) => Some(if *b { Decimal::ONE } else { Decimal::ZERO }),
+        Atom::Date(_) => return Err("a date is not a number".into()),
+    })
+}
+
+/// A number's text as `xs:double` reads it (no exponent here: a decimal), trimmed.
+fn parse_number(s: &str) -> Option<Decimal> {
+    let t = s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\r' | '\n'));
+    if t.is_empty() || t.starts_with('+') && t.get(1..).is_some_and(|r| r.starts_with(['+', '-'])) {
+        return None;
+    }
+    let ok = t
+        .strip_prefix(['-', '+'])
+        .unwrap_or(t)
+        .bytes()
+        .all(|b| b.is_ascii_digit() || b == b'.')
+        && t.bytes().filter(|b| *b == b'.').count() <= 1
+        && t.bytes().any(|b| b.is_ascii_digit());
+    if !ok {
+        return None;
+    }
+    t.parse().ok()
+}
+
+fn integer(a: &Atom) -> Result<i64, Error> {
+    let n = number(a)?.ok_or("NaN is not an integer")?;
+    i64::try_from(n.trunc()).map_err(|e| e.to_string())
+}
+
+/// A cast of an atom to a type.
+fn cast(a: &Atom, ty: &str) -> Result<Item, Error> {
+    let text = match a {
+        Atom::Untyped(s) | Atom::Str(s) => {
+            Some(s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\r' | '\n')))
+        }
+        _ => None,
+    };
+    match ty {
+        "xs:string" => Ok(Item::Str(match a {
+            Atom::Untyped(s) | Atom::Str(s) => s.clone(),
+            Atom::Num(n) => num_string(*n),
+            Atom::Bool(b) => b.to_string(),
+            Atom::Date(d) => d.format("%Y-%m-%d").to_string(),
+        })),
+        "xs:decimal" | "xs:double" => match (a, text) {
+            (Atom::Num(n), _) => Ok(Item::Num(*n)),
+            (Atom::Bool(b), _) => Ok(Item::Num(Some(if *b {
+                Decimal::ONE
+            } else {
+                Decimal::ZERO
+            }))),
+            (_, Some(t)) => parse_number(t)
+                .map(|d| Item::Num(Some(d)))
+                .ok_or_else(|| format!("cannot convert {t:?} to {ty}")),
+            _ => Err(format!("cannot convert to {ty}")),
+        },
+        "xs:integer" => match (a, text) {
+            (Atom::Num(Some(n)), _) => Ok(Item::Num(Some(n.trunc()))),
+            (_, Some(t)) if !t.contains('.') => parse_number(t)
+                .map(|d| Item::Num(Some(d)))
+                .ok_or_else(|| format!("cannot convert {t:?} to xs:integer")),
+            _ => Err("cannot convert to xs:integer".into()),
+        },
+        "xs:date" => match (a, text) {
+            (Atom::Date(d), _) => Ok(Item::Date(*d)),
+            (_, Some(t)) if t.len() == 10 => NaiveDate::parse_from_str(t, "%Y-%m-%d")
+                .map(Item::Date)
+                .map_err(|e| e.to_string()),
+            _ => Err("cannot convert to xs:date".into()),
+        },
+        "xs:boolean" => match (a, text) {
+            (Atom::Bool(b), _) => Ok(Item::Bool(*b)),
+            (_, Some("true" | "1")) => Ok(Item::Bool(true)),
+            (_, Some("false" | "0")) => Ok(Item::Bool(false)),
+            _ => Err("cannot convert to xs:boolean".into()),
+        },
+        other => Err(format!("the type {other} is not read")),
+    }
+}
+
+fn ordering_ok(op: Cmp, o: Ordering) -> bool {
+    match op {
+        Cmp::Eq => o == Ordering::Equal,
+        Cmp::Ne => o != Ordering::Equal,
+        Cmp::Lt => o == Ordering::Less,
+        Cmp::Le => o != Ordering::Greater,
+        Cmp::Gt => o == Ordering::Greater,
+        Cmp::Ge => o != Ordering::Less,
+    }
+}
+
+/// A general comparison of two atoms (an untyped value takes the other's type); a
+/// pair that cannot be compared is false.
+fn general_cmp(op: Cmp, x: &Atom, y: &Atom) -> bool {
+    match (x, y) {
+        (Atom::Num(a), b @ (Atom::Untyped(_) | Atom::Num(_)))
+        | (b @ Atom::Untyped(_), Atom::Num(a)) => {
+            let flip = matches!(x, Atom::Untyped(_));
+            let Ok(bn) = number(b) else { return false };
+            match (a, bn) {
+                (Some(a), Some(b)) => {
+                    let o = if flip { b.cmp(a) } else { a.cmp(&b) };
+                    ordering_ok(op, o)
+                }
+                _ => op == Cmp::Ne,
+            }
+        }
+        (Atom::Bool(a), Atom::Untyped(s)) | (Atom::Untyped(s), Atom::Bool(a)) => {
+            match cast(&Atom::Untyped(s.clone()), "xs:boolean") {
+                Ok(Item::Bool(b)) => ordering_ok(
+                    op,
+                    if matches!(x, Atom::Bool(_)) {
+                        a.cmp(&b)
+                    } else {
+                        b.cmp(a)
+                    },
+                ),
+                _ => false,
+            }
+        }
+        (Atom::Bool(a), Atom::Bool(b)) => ordering_ok(op, a.cmp(b)),
+        (Atom::Date(a), Atom::Date(b)) => ordering_ok(op, a.cmp(b)),
+        (Atom::Date(a), Atom::Untyped(s)) | (Atom::Untyped(s), Atom::Date(a)) => {
+            match cast(&Atom::Untyped(s.clone()), "xs:date") {
+                Ok(Item::Date(b)) => ordering_ok(
+                    op,
+                    if matches!(x, Atom::Date(_)) {
+                        a.cmp(&b)
+                    } else {
+                        b.cmp(a)
+                    },
+                ),
+                _ => false,
+            }
+        }
+        (Atom::Untyped(a) | Atom::Str(a), Atom::Untyped(b) | Atom::Str(b)) => {
+            ordering_ok(op, a.as_str().cmp(b.as_str()))
+        }
+        _ => false,
+    }
+}
+
+/// A value comparison: an untyped value is a string.
+fn value_cmp(op: Cmp, x: &Atom, y: &Atom) -> Result<bool, Error> {
+    let untyped = |a: &Atom| match a {
+        Atom::Untyped(s) => Atom::Str(s.clone()),
+        other => other.clone(),
+    };
+    let (x, y) = (untyped(x), untyped(y));
+    Ok(match (&x, &y) {
+        (Atom::Num(a), Atom::Num(b)) => match (a, b) {
+            (Some(a), Some(b)) => ordering_ok(op, a.cmp(b)),
+            _ => op == Cmp::Ne,
+        },
+        (Atom::Str(a), Atom::Str(b)) => ordering_ok(op, a.cmp(b)),
+        (Atom::Bool(a), Atom::Bool(b)) => ordering_ok(op, a.cmp(b)),
+        (Atom::Date(a), Atom::Date(b)) => ordering_ok(op, a.cmp(b)),
+        _ => return Err("a value comparison of values of different types".into()),
+    })
+}
+
+fn arith(op: Arith, x: &Atom, y: &Atom) -> Result<Item, Error> {
+    let (Some(a), Some(b)) = (number(x)?, number(y)?) else {
+        return Ok(Item::Num(None));
+    };
+    let v = match op {
+        Arith::Add => a.checked_add(b),
+        Arith::Sub => a.checked_sub(b),
+        Arith::Mul => a.checked_mul(b),
+        Arith::Div => {
+            if b.is_zero() {
+                return Err("a division by zero".into());
+            }
+            a.checked_div(b)
+        }
+        Arith::IDiv => {
+            if b.is_zero() {
+                return Err("a division by zero".into());
+            }
+            a.checked_div(b).map(|q| q.trunc())
+        }
+        Arith::Mod => {
+            if b.is_zero() {
+                return Err("a modulo by zero".into());
+            }
+            a.checked_rem(b)
+        }
+    };
+    v.map(|d| Item::Num(Some(d)))
+        .ok_or_else(|| "arithmetic past the range of a decimal".into())
+}
+
+/// XPath's `substring`: characters from `round(start)` for `round(len)` (1-based).
+fn substring(text: &str, start: Option<Decimal>, len: Option<Option<Decimal>>) -> String {
+    let Some(start) = start.and_then(crate::en16931::xpath::round) else {
+        return String::new();
+    };
+    let end = match len {
+        None => None,
+        Some(None) => return String::new(),
+        Some(Some(l)) => match crate::en16931::xpath::round(l).and_then(|l| start.checked_add(l)) {
+            Some(e) => Some(e),
+            None => return String::new(),
+        },
+    };
+    text.chars()
+        .enumerate()
+        .filter(|(i, _)| {
+            let p = Decimal::from(*i + 1);
+            p >= start && end.is_none_or(|e| p < e)
+        })
+        .map(|(_, c)| c)
+        .collect()
+}
+
+/// An XPath regular expression, compiled (cached by the caller's rules: the
+/// artefacts' patterns are few and short).
+fn regex(pattern: &str) -> Result<regex::Regex, Error> {
+    regex::RegexBuilder::new(pattern)
+        .size_limit(1 << 20)
+        .build()
+        .map_err(|e| format!("the pattern {pattern:?}: {e}"))
+}

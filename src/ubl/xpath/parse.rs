@@ -1,0 +1,677 @@
+//! The XPath 2.0 the artefacts' asserts are written in, parsed into [`Expr`]: paths with
+//! axes and predicates, unions, comparisons (general and value), arithmetic, `if`,
+//! `for`, `some`/`every`, `cast`/`castable`, variables and function calls. A text
+//! outside that subset is an error, never a panic.
+
+use rust_decimal::Decimal;
+
+/// An axis of a path step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Axis {
+    Child,
+    Descendant,
+    DescendantOrSelf,
+    SelfAxis,
+    Parent,
+    Ancestor,
+    AncestorOrSelf,
+    PrecedingSibling,
+    FollowingSibling,
+    Preceding,
+    Following,
+    Attribute,
+}
+
+/// What a step selects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Test {
+    /// A name: its prefix (if any, resolved later) and local name; `*` for any.
+    Name(Option<String>, String),
+    /// `prefix:*`.
+    AnyIn(String),
+    /// `*`.
+    Any,
+    /// `node()`.
+    Node,
+    /// `text()`.
+    Text,
+}
+
+/// A comparison operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// An arithmetic operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    IDiv,
+    Mod,
+}
+
+/// A step of a path.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// `axis::test[pred]…`.
+    Axis(Axis, Test, Vec<Expr>),
+    /// Any other expression used as a step (`xs:decimal(…)`, `normalize-space(…)`).
+    Expr(Expr),
+}
+
+/// An expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Str(String),
+    Num(Decimal),
+    Var(String),
+    Context,
+    /// `/`: the document.
+    Root,
+    /// `(a, b)`, and `()` for the empty sequence.
+    Seq(Vec<Expr>),
+    /// A primary with predicates.
+    Filter(Box<Expr>, Vec<Expr>),
+    /// A path: where it starts, then its steps.
+    Path(Box<Expr>, Vec<Step>),
+    Call(String, Vec<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    /// A general (`=`) or value (`eq`) comparison: the bool says general.
+    Compare(Cmp, bool, Box<Expr>, Box<Expr>),
+    Arith(Arith, Box<Expr>, Box<Expr>),
+    Neg(Box<Expr>),
+    Union(Box<Expr>, Box<Expr>),
+    Range(Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `some`/`every` (true: every) `$x in …, … satisfies …`.
+    Quantified(bool, Vec<(String, Expr)>, Box<Expr>),
+    For(Vec<(String, Expr)>, Box<Expr>),
+    /// `castable as T?` (the bool: `?`).
+    Castable(Box<Expr>, String, bool),
+    Cast(Box<Expr>, String, bool),
+}
+
+/// A token.
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Name(String),
+    Str(String),
+    Num(Decimal),
+    Var(String),
+    Sym(&'static str),
+}
+
+const SYMS: [&str; 23] = [
+    "//", "/", "::", "..", "!=", "<=", ">=", "(", ")", "[", "]", ",", "@", "|", "=", "<", ">", "+",
+    "-", "*", ".", ":", "?",
+];
+
+fn lex(text: &str) -> Result<Vec<Tok>, String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if c == b'\'' || c == b'"' {
+            let mut s = String::new();
+            let mut j = i + 1;
+            loop {
+                match b.get(j) {
+                    None => return Err("an unclosed string".into()),
+                    Some(&q) if q == c => {
+                        if b.get(j + 1) == Some(&c) {
+                            s.push(c as char);
+                            j += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    Some(_) => {
+                        let rest = text.get(j..).unwrap_or("");
+                        let ch = rest.chars().next().unwrap_or('\u{fffd}');
+                        s.push(ch);
+                        j += ch.len_utf8();
+                    }
+                }
+            }
+            out.push(Tok::Str(s));
+            i = j + 1;
+            continue;
+        }
+        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+            let mut j = i;
+            while b.get(j).is_some_and(|d| d.is_ascii_digit() || *d == b'.') {
+                j += 1;
+            }
+            let t = text.get(i..j).unwrap_or("");
+            let n: Decimal = t.parse().map_err(|e| format!("number {t}: {e}"))?;
+            out.push(Tok::Num(n));
+            i = j;
+            continue;
+        }
+        if c == b'$' {
+            let j = name_end(b, i + 1);
+            out.push(Tok::Var(text.get(i + 1..j).unwrap_or("").to_owned()));
+            i = j;
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let j = name_end(b, i);
+            out.push(Tok::Name(text.get(i..j).unwrap_or("").to_owned()));
+            i = j;
+            continue;
+        }
+        let rest = text.get(i..).unwrap_or("");
+        match SYMS.iter().find(|s| rest.starts_with(**s)) {
+            Some(s) => {
+                out.push(Tok::Sym(s));
+                i += s.len();
+            }
+            None => {
+                return Err(format!(
+                    "unexpected {:?}",
+                    rest.chars().next().unwrap_or(' ')
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The end of a name (letters, digits, `_`, `-`, `.`; a `:` joins a prefix to a local
+/// name or `*` when no space follows).
+fn name_end(b: &[u8], mut j: usize) -> usize {
+    let part = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.');
+    while b.get(j).is_some_and(part) {
+        j += 1;
+    }
+    if b.get(j) == Some(&b':') && b.get(j + 1) != Some(&b':') {
+        if b.get(j + 1)
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        {
+            j += 1;
+            while b.get(j).is_some_and(part) {
+                j += 1;
+            }
+        } else if b.get(j + 1) == Some(&b'*') {
+            j += 2;
+        }
+    }
+    j
+}
+
+/// Parses an XPath expression.
+pub fn parse(text: &str) -> Result<Expr, String> {
+    let toks = lex(text)?;
+    let mut p = Parser {
+        toks,
+        at: 0,
+        depth: 0,
+    };
+    let e = p.expr()?;
+    if p.at < p.toks.len() {
+        return Err(format!("unexpected {:?}", p.toks.get(p.at)));
+    }
+    Ok(e)
+}
+
+struct Parser {
+    toks: Vec<Tok>,
+    at: usize,
+    depth: usize,
+}
+
+/// How deep expressions may nest while parsing.
+const MAX_NESTING: usize = 200;
+
+impl Parser {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.at)
+    }
+
+    fn peek_at(&self, k: usize) -> Option<&Tok> {
+        self.toks.get(self.at + k)
+    }
+
+    fn sym(&mut self, s: &str) -> bool {
+        if matches!(self.peek(), Some(Tok::Sym(x)) if *x == s) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn word(&mut self, w: &str) -> bool {
+        if matches!(self.peek(), Some(Tok::Name(x)) if x == w) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, s: &str) -> Result<(), String> {
+        if self.sym(s) {
+            Ok(())
+        } else {
+            Err(format!("expected {s}, found {:?}", self.peek()))
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), String> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err("nested too deep".into());
+        }
+        Ok(())
+    }
+
+    fn expr(&mut self) -> Result<Expr, String> {
+        self.enter()?;
+        let first = self.single()?;
+        let mut all = vec![first];
+        while self.sym(",") {
+            all.push(self.single()?);
+        }
+        self.depth -= 1;
+        Ok(if all.len() == 1 {
+            all.pop().unwrap_or(Expr::Seq(Vec::new()))
+        } else {
+            Expr::Seq(all)
+        })
+    }
+
+    fn bindings(&mut self, keyword: &str) -> Result<Vec<(String, Expr)>, String> {
+        let mut out = Vec::new();
+        loop {
+            let Some(Tok::Var(v)) = self.peek().cloned() else {
+                return Err(format!("expected a variable after {keyword}"));
+            };
+            self.at += 1;
+            if !self.word("in") {
+                return Err("expected in".into());
+            }
+            out.push((v, self.single()?));
+            if !self.sym(",") {
+                return Ok(out);
+            }
+        }
+    }
+
+    fn single(&mut self) -> Result<Expr, String> {
+        let next_is_var = matches!(self.peek_at(1), Some(Tok::Var(_)));
+        if next_is_var && (self.word("some") || self.word("every")) {
+            let every = matches!(self.toks.get(self.at - 1), Some(Tok::Name(w)) if w == "every");
+            let b = self.bindings("some/every")?;
+            if !self.word("satisfies") {
+                return Err("expected satisfies".into());
+            }
+            return Ok(Expr::Quantified(every, b, Box::new(self.single()?)));
+        }
+        if next_is_var && self.word("for") {
+            let b = self.bindings("for")?;
+            if !self.word("return") {
+                return Err("expected return".into());
+            }
+            return Ok(Expr::For(b, Box::new(self.single()?)));
+        }
+        if matches!(self.peek(), Some(Tok::Name(w)) if w == "if")
+            && matches!(self.peek_at(1), Some(Tok::Sym("(")))
+        {
+            self.at += 2;
+            let c = self.expr()?;
+            self.expect(")")?;
+            if !self.word("then") {
+                return Err("expected then".into());
+            }
+            let t = self.single()?;
+            if !self.word("else") {
+                return Err("expected else".into());
+            }
+            let e = self.single()?;
+            return Ok(Expr::If(Box::new(c), Box::new(t), Box::new(e)));
+        }
+        self.or()
+    }
+
+    fn or(&mut self) -> Result<Expr, String> {
+        let mut e = self.and()?;
+        while self.word("or") {
+            e = Expr::Or(Box::new(e), Box::new(self.and()?));
+        }
+        Ok(e)
+    }
+
+    fn and(&mut self) -> Result<Expr, String> {
+        let mut e = self.comparison()?;
+        while self.word("and") {
+            e = Expr::And(Box::new(e), Box::new(self.comparison()?));
+        }
+        Ok(e)
+    }
+
+    fn comparison(&mut self) -> Result<Expr, String> {
+        let left = self.range()?;
+        let general = [
+            ("=", Cmp::Eq),
+            ("!=", Cmp::Ne),
+            ("<=", Cmp::Le),
+            (">=", Cmp::Ge),
+            ("<", Cmp::Lt),
+            (">", Cmp::Gt),
+        ];
+        for (s, op) in general {
+            if self.sym(s) {
+                return Ok(Expr::Compare(
+                    op,
+                    true,
+                    Box::new(left),
+                    Box::new(self.range()?),
+                ));
+            }
+        }
+        let value = [
+            ("eq", Cmp::Eq),
+            ("ne", Cmp::Ne),
+            ("lt", Cmp::Lt),
+            ("le", Cmp::Le),
+            ("gt", Cmp::Gt),
+            ("ge", Cmp::Ge),
+        ];
+        for (w, op) in value {
+            if self.word(w) {
+                return Ok(Expr::Compare(
+                    op,
+                    false,
+                    Box::new(left),
+                    Box::new(self.range()?),
+                ));
+            }
+        }
+        Ok(left)
+    }
+
+    fn range(&mut self) -> Result<Expr, String> {
+        let left = self.additive()?;
+        if self.word("to") {
+            return Ok(Expr::Range(Box::new(left), Box::new(self.additive()?)));
+        }
+        Ok(left)
+    }
+
+    fn additive(&mut self) -> Result<Expr, String> {
+        let mut e = self.multiplicative()?;
+        loop {
+            let op = if self.sym("+") {
+                Arith::Add
+            } else if self.sym("-") {
+                Arith::Sub
+            } else {
+                return Ok(e);
+            };
+            e = Expr::Arith(op, Box::new(e), Box::new(self.multiplicative()?));
+        }
+    }
+
+    fn multiplicative(&mut self) -> Result<Expr, String> {
+        let mut e = self.union()?;
+        loop {
+            let op = if self.sym("*") {
+                Arith::Mul
+            } else if self.word("div") {
+                Arith::Div
+            } else if self.word("idiv") {
+                Arith::IDiv
+            } else if self.word("mod") {
+                Arith::Mod
+            } else {
+                return Ok(e);
+            };
+            e = Expr::Arith(op, Box::new(e), Box::new(self.union()?));
+        }
+    }
+
+    fn union(&mut self) -> Result<Expr, String> {
+        let mut e = self.cast()?;
+        while self.sym("|") || self.word("union") {
+            e = Expr::Union(Box::new(e), Box::new(self.cast()?));
+        }
+        Ok(e)
+    }
+
+    fn cast(&mut self) -> Result<Expr, String> {
+        let e = self.unary()?;
+        let castable = matches!(self.peek(), Some(Tok::Name(w)) if w == "castable")
+            && matches!(self.peek_at(1), Some(Tok::Name(w)) if w == "as");
+        let cast = matches!(self.peek(), Some(Tok::Name(w)) if w == "cast")
+            && matches!(self.peek_at(1), Some(Tok::Name(w)) if w == "as");
+        if castable || cast {
+            self.at += 2;
+            let Some(Tok::Name(t)) = self.peek().cloned() else {
+                return Err("expected a type".into());
+            };
+            self.at += 1;
+            let optional = matches!(self.peek(), Some(Tok::Sym(s)) if *s == "?");
+            let e = Box::new(e);
+            return Ok(if castable {
+                Expr::Castable(e, t, optional)
+            } else {
+                Expr::Cast(e, t, optional)
+            });
+        }
+        Ok(e)
+    }
+
+    fn unary(&mut self) -> Result<Expr, String> {
+        if self.sym("-") {
+            return Ok(Expr::Neg(Box::new(self.unary()?)));
+        }
+        if self.sym("+") {
+            return self.unary();
+        }
+        self.path()
+    }
+
+    fn path(&mut self) -> Result<Expr, String> {
+        if self.sym("//") {
+            let mut steps = vec![Step::Axis(Axis::DescendantOrSelf, Test::Node, Vec::new())];
+            steps.extend(self.relative()?);
+            return Ok(Expr::Path(Box::new(Expr::Root), steps));
+        }
+        if self.sym("/") {
+            if self.starts_step() {
+                return Ok(Expr::Path(Box::new(Expr::Root), self.relative()?));
+            }
+            return Ok(Expr::Root);
+        }
+        let first = self.step()?;
+        if !matches!(self.peek(), Some(Tok::Sym("/" | "//"))) {
+            return Ok(match first {
+                Step::Expr(e) => e,
+                axis => Expr::Path(Box::new(Expr::Context), vec![axis]),
+            });
+        }
+        let mut steps = vec![first];
+        steps.extend(self.more_steps()?);
+        Ok(match steps.first() {
+            Some(Step::Expr(_)) => {
+                let Step::Expr(start) = steps.remove(0) else {
+                    return Err("a path".into());
+                };
+                Expr::Path(Box::new(start), steps)
+            }
+            _ => Expr::Path(Box::new(Expr::Context), steps),
+        })
+    }
+
+    fn starts_step(&self) -> bool {
+        matches!(
+            self.peek(),
+            Some(Tok::Name(_) | Tok::Sym("@" | "*" | "." | ".." | "(") | Tok::Var(_))
+        )
+    }
+
+    fn relative(&mut self) -> Result<Vec<Step>, String> {
+        let mut steps = vec![self.step()?];
+        steps.extend(self.more_steps()?);
+        Ok(steps)
+    }
+
+    fn more_steps(&mut self) -> Result<Vec<Step>, String> {
+        let mut steps = Vec::new();
+        loop {
+            if self.sym("//") {
+                steps.push(Step::Axis(Axis::DescendantOrSelf, Test::Node, Vec::new()));
+            } else if !self.sym("/") {
+                return Ok(steps);
+            }
+            steps.push(self.step()?);
+        }
+    }
+
+    fn predicates(&mut self) -> Result<Vec<Expr>, String> {
+        let mut preds = Vec::new();
+        while self.sym("[") {
+            preds.push(self.expr()?);
+            self.expect("]")?;
+        }
+        Ok(preds)
+    }
+
+    fn step(&mut self) -> Result<Step, String> {
+        if self.sym("..") {
+            return Ok(Step::Axis(Axis::Parent, Test::Node, self.predicates()?));
+        }
+        if self.sym("@") {
+            let test = self.node_test()?;
+            return Ok(Step::Axis(Axis::Attribute, test, self.predicates()?));
+        }
+        if let (Some(Tok::Name(a)), Some(Tok::Sym("::"))) = (self.peek(), self.peek_at(1)) {
+            let axis = match a.as_str() {
+                "child" => Axis::Child,
+                "descendant" => Axis::Descendant,
+                "descendant-or-self" => Axis::DescendantOrSelf,
+                "self" => Axis::SelfAxis,
+                "parent" => Axis::Parent,
+                "ancestor" => Axis::Ancestor,
+                "ancestor-or-self" => Axis::AncestorOrSelf,
+                "preceding-sibling" => Axis::PrecedingSibling,
+                "following-sibling" => Axis::FollowingSibling,
+                "preceding" => Axis::Preceding,
+                "following" => Axis::Following,
+                "attribute" => Axis::Attribute,
+                other => return Err(format!("the axis {other} is not read")),
+            };
+            self.at += 2;
+            let test = self.node_test()?;
+            return Ok(Step::Axis(axis, test, self.predicates()?));
+        }
+        // A function call, a literal, a variable, a parenthesised expression or `.`:
+        // a primary (with predicates); a name not followed by `(` is a child step.
+        let is_call = matches!(self.peek(), Some(Tok::Name(_)))
+            && matches!(self.peek_at(1), Some(Tok::Sym("(")))
+            && !matches!(self.peek(), Some(Tok::Name(n)) if n == "node" || n == "text");
+        if is_call
+            || matches!(
+                self.peek(),
+                Some(Tok::Str(_) | Tok::Num(_) | Tok::Var(_) | Tok::Sym("(" | "."))
+            )
+        {
+            let primary = self.primary()?;
+            let preds = self.predicates()?;
+            return Ok(Step::Expr(if preds.is_empty() {
+                primary
+            } else {
+                Expr::Filter(Box::new(primary), preds)
+            }));
+        }
+        let test = self.node_test()?;
+        Ok(Step::Axis(Axis::Child, test, self.predicates()?))
+    }
+
+    fn node_test(&mut self) -> Result<Test, String> {
+        if self.sym("*") {
+            if self.sym(":") {
+                let Some(Tok::Name(local)) = self.peek().cloned() else {
+                    return Err("expected a local name after *:".into());
+                };
+                self.at += 1;
+                return Ok(Test::Name(Some("*".into()), local));
+            }
+            return Ok(Test::Any);
+        }
+        let Some(Tok::Name(n)) = self.peek().cloned() else {
+            return Err(format!("expected a name, found {:?}", self.peek()));
+        };
+        self.at += 1;
+        if (n == "node" || n == "text") && self.sym("(") {
+            self.expect(")")?;
+            return Ok(if n == "node" { Test::Node } else { Test::Text });
+        }
+        Ok(match n.split_once(':') {
+            Some((p, "*")) => Test::AnyIn(p.to_owned()),
+            Some((p, l)) => Test::Name(Some(p.to_owned()), l.to_owned()),
+            None => Test::Name(None, n),
+        })
+    }
+
+    fn primary(&mut self) -> Result<Expr, String> {
+        match self.peek().cloned() {
+            Some(Tok::Str(s)) => {
+                self.at += 1;
+                Ok(Expr::Str(s))
+            }
+            Some(Tok::Num(n)) => {
+                self.at += 1;
+                Ok(Expr::Num(n))
+            }
+            Some(Tok::Var(v)) => {
+                self.at += 1;
+                Ok(Expr::Var(v))
+            }
+            Some(Tok::Sym(".")) => {
+                self.at += 1;
+                Ok(Expr::Context)
+            }
+            Some(Tok::Sym("(")) => {
+                self.at += 1;
+                if self.sym(")") {
+                    return Ok(Expr::Seq(Vec::new()));
+                }
+                let e = self.expr()?;
+                self.expect(")")?;
+                Ok(match e {
+                    Expr::Seq(v) => Expr::Seq(v),
+                    e => Expr::Seq(vec![e]),
+                })
+            }
+            Some(Tok::Name(f)) => {
+                self.at += 2;
+                let mut args = Vec::new();
+                if !self.sym(")") {
+                    args.push(self.single()?);
+                    while self.sym(",") {
+                        args.push(self.single()?);
+                    }
+                    self.expect(")")?;
+                }
+                Ok(Expr::Call(f, args))
+            }
+            other => Err(format!("unexpected {other:?}")),
+        }
+    }
+}
