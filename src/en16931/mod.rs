@@ -1,10 +1,12 @@
 //! EN 16931 and Peppol BIS 3.0 as the official validation artefacts (release 2026.5)
-//! test them: one table of rules (ids and texts, `codes::MESSAGES`), the code lists
-//! (`codes`), the XPath arithmetic and the artefacts' own functions (`xpath`), and
-//! the collector of findings, and the sum and category rules written once over stated
-//! values (`sums`). The UBL writer's findings (`peppol`) and the received reader's
-//! checks (`received`) both read their rules from here.
+//! test them: every assert of the artefacts (`artefacts`, generated from them by
+//! `tools/artefacts.py`), one table of rules (ids and texts, `codes::MESSAGES`), the
+//! code lists (`codes`), the XPath arithmetic and the artefacts' own functions
+//! (`xpath`), and the collector of findings, and the sum and category rules written
+//! once over stated values (`sums`). The UBL writer's findings (`peppol`) and the
+//! received reader's checks (`received`) both read their rules from here.
 
+pub(crate) mod artefacts;
 pub(crate) mod codes;
 
 /// The UBL 2.1 namespaces the writer writes and the readers read.
