@@ -5,6 +5,11 @@
 //! asserts call. A dynamic error (a cast that fails, an unknown function) is an
 //! `Err`, never a panic.
 
+// An evaluator names its operands as XPath's grammar does: `a`, `b`, `e`, `f` (focus).
+#![allow(clippy::many_single_char_names, clippy::similar_names)]
+// An argument that is absent, or a number that is NaN: two different nothings.
+#![allow(clippy::option_option)]
+
 use super::parse::{Arith, Axis, Cmp, Expr, Step, Test};
 use crate::ubl::dom::{Dom, NodeId};
 use chrono::NaiveDate;
@@ -130,6 +135,32 @@ impl Env<'_> {
                 let v = ebv(&self.eval(a, f)?)? && ebv(&self.eval(b, f)?)?;
                 vec![Item::Bool(v)]
             }
+            Expr::If(..) | Expr::Quantified(..) | Expr::For(..) => return self.control(e, f),
+            _ => return self.operator(e, f),
+        })
+    }
+
+    /// `if`, `some`/`every` and `for`.
+    fn control(&mut self, e: &Expr, f: &Focus) -> Result<Seq, Error> {
+        Ok(match e {
+            Expr::If(c, t, e2) => {
+                if ebv(&self.eval(c, f)?)? {
+                    self.eval(t, f)?
+                } else {
+                    self.eval(e2, f)?
+                }
+            }
+            Expr::Quantified(every, binds, sat) => {
+                vec![Item::Bool(self.quantified(*every, binds, sat, f)?)]
+            }
+            Expr::For(binds, ret) => self.for_each(binds, ret, f)?,
+            _ => Vec::new(),
+        })
+    }
+
+    /// The comparisons, arithmetic, unions, ranges and casts.
+    fn operator(&mut self, e: &Expr, f: &Focus) -> Result<Seq, Error> {
+        Ok(match e {
             Expr::Compare(op, general, a, b) => {
                 let l = {
                     let tmp = self.eval(a, f)?;
@@ -176,6 +207,13 @@ impl Env<'_> {
                     _ => return Err("a negation of more than one item".into()),
                 }
             }
+            _ => return self.set_operator(e, f),
+        })
+    }
+
+    /// Unions, ranges and casts.
+    fn set_operator(&mut self, e: &Expr, f: &Focus) -> Result<Seq, Error> {
+        Ok(match e {
             Expr::Union(a, b) => {
                 let mut s = self.eval(a, f)?;
                 s.extend(self.eval(b, f)?);
@@ -203,17 +241,6 @@ impl Env<'_> {
                 }
                 (x..=y).map(|n| Item::Num(Some(Decimal::from(n)))).collect()
             }
-            Expr::If(c, t, e2) => {
-                if ebv(&self.eval(c, f)?)? {
-                    self.eval(t, f)?
-                } else {
-                    self.eval(e2, f)?
-                }
-            }
-            Expr::Quantified(every, binds, sat) => {
-                vec![Item::Bool(self.quantified(*every, binds, sat, f)?)]
-            }
-            Expr::For(binds, ret) => self.for_each(binds, ret, f)?,
             Expr::Castable(a, ty, optional) => {
                 let v = {
                     let tmp = self.eval(a, f)?;
@@ -237,6 +264,7 @@ impl Env<'_> {
                     _ => return Err(format!("cast as {ty} of {} items", v.len())),
                 }
             }
+            _ => Vec::new(),
         })
     }
 
@@ -333,13 +361,26 @@ impl Env<'_> {
 
     /// The items of an axis from `item` that pass `test`, in the axis's order.
     fn axis(&self, item: &Item, axis: Axis, test: &Test) -> Seq {
+        let nodes = match axis {
+            Axis::PrecedingSibling | Axis::FollowingSibling | Axis::Preceding | Axis::Following => {
+                self.sideways(item, axis)
+            }
+            _ => self.vertical(item, axis, test),
+        };
+        nodes
+            .into_iter()
+            .filter(|i| self.passes(i, axis, test))
+            .collect()
+    }
+
+    /// The items of an axis that goes up or down, or stays.
+    fn vertical(&self, item: &Item, axis: Axis, test: &Test) -> Seq {
         let d = self.dom;
-        let nodes: Seq = match (axis, item) {
+        match (axis, item) {
             (Axis::Attribute, Item::Node(n)) => {
                 let count = u32::try_from(d.attribute_count(*n)).unwrap_or(0);
                 (0..count).map(|i| Item::Attr(*n, i)).collect()
             }
-            (Axis::Attribute, _) => Vec::new(),
             (Axis::Child, Item::Doc) => vec![Item::Node(d.root())],
             (Axis::Child, Item::Node(n)) => {
                 let mut v: Seq = d.children(*n).map(Item::Node).collect();
@@ -358,8 +399,7 @@ impl Env<'_> {
             }
             (Axis::Descendant, Item::Node(n)) => d.subtree(*n).skip(1).map(Item::Node).collect(),
             (Axis::DescendantOrSelf, Item::Node(n)) => d.subtree(*n).map(Item::Node).collect(),
-            (Axis::SelfAxis, i) => vec![i.clone()],
-            (Axis::DescendantOrSelf, i) => vec![i.clone()],
+            (Axis::Itself | Axis::DescendantOrSelf, i) => vec![i.clone()],
             (Axis::Parent, Item::Node(n)) => vec![d.parent(*n).map_or(Item::Doc, Item::Node)],
             (Axis::Parent, Item::Attr(n, _) | Item::Text(n)) => vec![Item::Node(*n)],
             (Axis::Ancestor | Axis::AncestorOrSelf, i) => {
@@ -384,6 +424,14 @@ impl Env<'_> {
                 let _ = reached_doc;
                 v
             }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The items of a sibling, preceding or following axis.
+    fn sideways(&self, item: &Item, axis: Axis) -> Seq {
+        let d = self.dom;
+        match (axis, item) {
             (Axis::PrecedingSibling, Item::Node(n)) => match d.parent(*n) {
                 Some(p) => {
                     let mut v: Seq = d
@@ -425,19 +473,13 @@ impl Env<'_> {
                 (end..total).map(Item::Node).collect()
             }
             _ => Vec::new(),
-        };
-        nodes
-            .into_iter()
-            .filter(|i| self.passes(i, axis, test))
-            .collect()
+        }
     }
 
     fn passes(&self, item: &Item, axis: Axis, test: &Test) -> bool {
         let d = self.dom;
         match (test, item) {
-            (Test::Node, _) => true,
-            (Test::Text, Item::Text(_)) => true,
-            (Test::Text, _) | (_, Item::Text(_)) => false,
+            (Test::Node, _) | (Test::Text, Item::Text(_)) => true,
             (Test::Any, Item::Node(_)) => axis != Axis::Attribute,
             (Test::Any, Item::Attr(..)) => axis == Axis::Attribute,
             (Test::AnyIn(p), Item::Node(n)) => (self.ns)(p) == Some(d.namespace_uri(*n)),
@@ -520,9 +562,35 @@ impl Env<'_> {
     }
 
     fn call(&mut self, name: &str, args: &[Expr], f: &Focus) -> Result<Seq, Error> {
-        let one = |b: bool| Ok(vec![Item::Bool(b)]);
-        let s = |v: String| Ok(vec![Item::Str(v)]);
-        match (name, args.len()) {
+        for group in [
+            Self::call_sequence,
+            Self::call_string,
+            Self::call_text_lists,
+            Self::call_sequences,
+            Self::call_number,
+            Self::call_cast_and_own,
+        ] {
+            if let Some(v) = group(self, name, args, f)? {
+                return Ok(v);
+            }
+        }
+        Err(format!(
+            "the function {name}#{} is not implemented",
+            args.len()
+        ))
+    }
+
+    /// The functions of [`Self::call`] that this group holds, `Ok(None)` for another.
+    fn call_sequence(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        f: &Focus,
+    ) -> Result<Option<Seq>, Error> {
+        let one = |b: bool| -> Result<Seq, Error> { Ok(vec![Item::Bool(b)]) };
+        let s = |v: String| -> Result<Seq, Error> { Ok(vec![Item::Str(v)]) };
+        let _ = (&one, &s);
+        let v: Result<Seq, Error> = match (name, args.len()) {
             ("true", 0) => one(true),
             ("false", 0) => one(false),
             ("not", 1) => {
@@ -541,6 +609,17 @@ impl Env<'_> {
             ("position", 0) => Ok(vec![Item::Num(Some(Decimal::from(f.pos)))]),
             ("last", 0) => Ok(vec![Item::Num(Some(Decimal::from(f.size)))]),
             ("current", 0) => Ok(vec![self.current.clone()]),
+            _ => return Ok(None),
+        };
+        v.map(Some)
+    }
+
+    /// The functions of [`Self::call`] that this group holds, `Ok(None)` for another.
+    fn call_string(&mut self, name: &str, args: &[Expr], f: &Focus) -> Result<Option<Seq>, Error> {
+        let one = |b: bool| -> Result<Seq, Error> { Ok(vec![Item::Bool(b)]) };
+        let s = |v: String| -> Result<Seq, Error> { Ok(vec![Item::Str(v)]) };
+        let _ = (&one, &s);
+        let v: Result<Seq, Error> = match (name, args.len()) {
             ("string", 0 | 1) => s(self.arg_string(args, 0, f)?),
             ("normalize-space", 0 | 1) => s(crate::en16931::xpath::normalize_space(
                 &self.arg_string(args, 0, f)?,
@@ -603,6 +682,22 @@ impl Env<'_> {
                     })
                     .collect())
             }
+            _ => return Ok(None),
+        };
+        v.map(Some)
+    }
+
+    /// The functions of [`Self::call`] that this group holds, `Ok(None)` for another.
+    fn call_text_lists(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        f: &Focus,
+    ) -> Result<Option<Seq>, Error> {
+        let one = |b: bool| -> Result<Seq, Error> { Ok(vec![Item::Bool(b)]) };
+        let s = |v: String| -> Result<Seq, Error> { Ok(vec![Item::Str(v)]) };
+        let _ = (&one, &s);
+        let v: Result<Seq, Error> = match (name, args.len()) {
             ("matches", 2) => {
                 let text = self.arg_string(args, 0, f)?;
                 let re = regex(&self.arg_string(args, 1, f)?)?;
@@ -618,10 +713,24 @@ impl Env<'_> {
                 let text = self.arg_string(args, 0, f)?;
                 let re = regex(&self.arg_string(args, 1, f)?)?;
                 if text.is_empty() {
-                    return Ok(Vec::new());
+                    return Ok(Some(Vec::new()));
                 }
                 Ok(re.split(&text).map(|t| Item::Str(t.to_owned())).collect())
             }
+            _ => return Ok(None),
+        };
+        v.map(Some)
+    }
+
+    /// The functions of [`Self::call`] that this group holds, `Ok(None)` for another.
+    fn call_sequences(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        f: &Focus,
+    ) -> Result<Option<Seq>, Error> {
+        let s = |v: String| -> Result<Seq, Error> { Ok(vec![Item::Str(v)]) };
+        let v: Result<Seq, Error> = match (name, args.len()) {
             ("string-join", 2) => {
                 let items = self.eval_arg(args, 0, f)?;
                 let sep = self.arg_string(args, 1, f)?;
@@ -685,6 +794,17 @@ impl Env<'_> {
                     _ => String::new(),
                 })
             }
+            _ => return Ok(None),
+        };
+        v.map(Some)
+    }
+
+    /// The functions of [`Self::call`] that this group holds, `Ok(None)` for another.
+    fn call_number(&mut self, name: &str, args: &[Expr], f: &Focus) -> Result<Option<Seq>, Error> {
+        let one = |b: bool| -> Result<Seq, Error> { Ok(vec![Item::Bool(b)]) };
+        let s = |v: String| -> Result<Seq, Error> { Ok(vec![Item::Str(v)]) };
+        let _ = (&one, &s);
+        let v: Result<Seq, Error> = match (name, args.len()) {
             ("sum", 1 | 2) => {
                 let v = self.eval_arg(args, 0, f)?;
                 let mut total = Some(Decimal::ZERO);
@@ -728,7 +848,7 @@ impl Env<'_> {
                 let mut best: Option<Decimal> = None;
                 for a in self.atoms(&v) {
                     let Some(x) = number(&a)? else {
-                        return Ok(vec![Item::Num(None)]);
+                        return Ok(Some(vec![Item::Num(None)]));
                     };
                     best = Some(match best {
                         None => x,
@@ -738,6 +858,22 @@ impl Env<'_> {
                 }
                 Ok(best.map(|b| vec![Item::Num(Some(b))]).unwrap_or_default())
             }
+            _ => return Ok(None),
+        };
+        v.map(Some)
+    }
+
+    /// The functions of [`Self::call`] that this group holds, `Ok(None)` for another.
+    fn call_cast_and_own(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        f: &Focus,
+    ) -> Result<Option<Seq>, Error> {
+        let one = |b: bool| -> Result<Seq, Error> { Ok(vec![Item::Bool(b)]) };
+        let s = |v: String| -> Result<Seq, Error> { Ok(vec![Item::Str(v)]) };
+        let _ = (&one, &s);
+        let v: Result<Seq, Error> = match (name, args.len()) {
             (
                 "xs:decimal" | "xs:integer" | "xs:string" | "xs:date" | "xs:boolean" | "xs:double",
                 1,
@@ -769,11 +905,9 @@ impl Env<'_> {
                     _ => one(false),
                 }
             }
-            _ => Err(format!(
-                "the function {name}#{} is not implemented",
-                args.len()
-            )),
-        }
+            _ => return Ok(None),
+        };
+        v.map(Some)
     }
 
     fn eval_arg(&mut self, args: &[Expr], k: usize, f: &Focus) -> Result<Seq, Error> {

@@ -3,6 +3,9 @@
 //! `for`, `some`/`every`, `cast`/`castable`, variables and function calls. A text
 //! outside that subset is an error, never a panic.
 
+// A parser names its operands as XPath's grammar does.
+#![allow(clippy::many_single_char_names)]
+
 use rust_decimal::Decimal;
 
 /// An axis of a path step.
@@ -11,7 +14,7 @@ pub enum Axis {
     Child,
     Descendant,
     DescendantOrSelf,
-    SelfAxis,
+    Itself,
     Parent,
     Ancestor,
     AncestorOrSelf,
@@ -502,7 +505,7 @@ impl Parser {
         if !matches!(self.peek(), Some(Tok::Sym("/" | "//"))) {
             return Ok(match first {
                 Step::Expr(e) => e,
-                axis => Expr::Path(Box::new(Expr::Context), vec![axis]),
+                axis @ Step::Axis(..) => Expr::Path(Box::new(Expr::Context), vec![axis]),
             });
         }
         let mut steps = vec![first];
@@ -565,7 +568,7 @@ impl Parser {
                 "child" => Axis::Child,
                 "descendant" => Axis::Descendant,
                 "descendant-or-self" => Axis::DescendantOrSelf,
-                "self" => Axis::SelfAxis,
+                "self" => Axis::Itself,
                 "parent" => Axis::Parent,
                 "ancestor" => Axis::Ancestor,
                 "ancestor-or-self" => Axis::AncestorOrSelf,

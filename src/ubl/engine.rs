@@ -1,0 +1,281 @@
+//! Every assert of the official artefacts over a document, as the compiled Schematron
+//! stylesheets apply them (`crate::en16931::artefacts`, generated from the kit): the CEN
+//! layer on every document, then the Peppol layer (the self-billing one when
+//! `cbc:CustomizationID` names selfbilling). Each layer evaluates its global variables
+//! once; each of its patterns walks the elements in document order, and on each the one
+//! rule of the pattern with the highest priority whose context matches it fires: its
+//! variables are bound, then every assert of the rule is tested there. A failed assert
+//! is a finding: the rule id, its flag, the artefact's text, and where the context
+//! element stands.
+//!
+//! An assert whose evaluation fails (a cast the document's text does not allow, a
+//! function not implemented here) is not a finding; it is listed in
+//! [`Report::unevaluated`], with the reason.
+
+use super::dom::{Dom, NodeId};
+use super::xpath::eval::{Env, Item, Seq};
+use super::xpath::parse::{parse, Expr};
+use crate::en16931::artefacts::{Flag, Layer, ASSERTS, VARIABLES};
+use std::sync::OnceLock;
+
+/// A rule the document breaks, where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The rule id (`BR-CO-15`).
+    pub rule: &'static str,
+    /// Whether the network would refuse the document (`fatal`) or only warns.
+    pub fatal: bool,
+    /// The artefact's text.
+    pub text: &'static str,
+    /// Where the rule's context element stands, as the official validator writes it.
+    pub location: String,
+}
+
+/// What the rules say of a document.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Every failed assert, layer by layer, in the artefacts' order of patterns and
+    /// document order.
+    pub findings: Vec<Finding>,
+    /// The asserts that could not be evaluated: rule id, location and why.
+    pub unevaluated: Vec<(&'static str, String, String)>,
+}
+
+/// One rule of a pattern: its context, its variables and its asserts (indexes into
+/// `ASSERTS`).
+struct Rule {
+    context: Result<Expr, String>,
+    variables: Vec<(&'static str, Result<Expr, String>)>,
+    asserts: Vec<(usize, Result<Expr, String>)>,
+}
+
+/// A pattern: its rules, by priority, highest first.
+struct Pattern {
+    rules: Vec<Rule>,
+}
+
+/// A layer, compiled once.
+struct Compiled {
+    layer: Layer,
+    globals: Vec<(&'static str, Result<Expr, String>)>,
+    patterns: Vec<Pattern>,
+}
+
+/// An XSLT match pattern as an expression that selects the nodes it matches from the
+/// document: each branch of a union that is not rooted is searched at any depth.
+fn match_expr(context: &str) -> String {
+    split_union(context)
+        .iter()
+        .map(|b| {
+            let b = b.trim();
+            if b.starts_with('/') {
+                b.to_owned()
+            } else {
+                format!("//{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// The branches of a top-level `|` (not inside brackets, parentheses or strings).
+fn split_union(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut cur = String::new();
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '[' | '(') => depth += 1,
+            (None, ']' | ')') => depth -= 1,
+            (None, '|') if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur);
+    out
+}
+
+fn compile(layer: Layer) -> Compiled {
+    let mut patterns: Vec<(&str, Vec<(u16, Rule)>)> = Vec::new();
+    for (i, a) in ASSERTS.iter().enumerate().filter(|(_, a)| a.layer == layer) {
+        if patterns.last().is_none_or(|(p, _)| *p != a.pattern) {
+            patterns.push((a.pattern, Vec::new()));
+        }
+        let Some((_, rules)) = patterns.last_mut() else {
+            continue;
+        };
+        if rules.last().is_none_or(|(p, _)| *p != a.priority) {
+            let variables = VARIABLES
+                .iter()
+                .filter(|v| v.layer == layer && v.rule == Some((a.pattern, a.priority)))
+                .map(|v| (v.name, parse(v.value)))
+                .collect();
+            rules.push((
+                a.priority,
+                Rule {
+                    context: parse(&match_expr(a.context)),
+                    variables,
+                    asserts: Vec::new(),
+                },
+            ));
+        }
+        if let Some((_, rule)) = rules.last_mut() {
+            rule.asserts.push((i, parse(a.test)));
+        }
+    }
+    let globals = VARIABLES
+        .iter()
+        .filter(|v| v.layer == layer && v.rule.is_none())
+        .map(|v| (v.name, parse(v.value)))
+        .collect();
+    Compiled {
+        layer,
+        globals,
+        patterns: patterns
+            .into_iter()
+            .map(|(_, mut rules)| {
+                rules.sort_by_key(|r| std::cmp::Reverse(r.0));
+                Pattern {
+                    rules: rules.into_iter().map(|(_, r)| r).collect(),
+                }
+            })
+            .collect(),
+    }
+}
+
+fn compiled(layer: Layer) -> &'static Compiled {
+    static CEN: OnceLock<Compiled> = OnceLock::new();
+    static PEPPOL: OnceLock<Compiled> = OnceLock::new();
+    static PEPPOL_SB: OnceLock<Compiled> = OnceLock::new();
+    let cell = match layer {
+        Layer::Cen => &CEN,
+        Layer::Peppol => &PEPPOL,
+        Layer::PeppolSb => &PEPPOL_SB,
+    };
+    cell.get_or_init(|| compile(layer))
+}
+
+/// The namespaces of the stylesheets' prefixes.
+pub(crate) fn namespace(prefix: &str) -> Option<&'static str> {
+    Some(match prefix {
+        "cac" => "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2",
+        "cbc" => "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2",
+        "cn" | "ubl-creditnote" => "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2",
+        "ubl" | "ubl-invoice" => "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2",
+        "ext" => "urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2",
+        "qdt" => "urn:oasis:names:specification:ubl:schema:xsd:QualifiedDataTypes-2",
+        "udt" => "urn:oasis:names:specification:ubl:schema:xsd:UnqualifiedDataTypes-2",
+        _ => return None,
+    })
+}
+
+/// How much evaluation one document may take, in steps (a bound against hostile input;
+/// the 500-line document takes far fewer).
+const FUEL: u64 = 200_000_000;
+
+/// Every rule of the artefacts over a document.
+pub fn check(dom: &Dom) -> Report {
+    let mut report = Report::default();
+    let customization = dom
+        .children(dom.root())
+        .find(|&c| dom.is(c, namespace("cbc").unwrap_or(""), "CustomizationID"))
+        .map(|c| dom.string_value(c).trim().to_owned())
+        .unwrap_or_default();
+    let peppol = if customization.contains("selfbilling") {
+        Layer::PeppolSb
+    } else {
+        Layer::Peppol
+    };
+    let mut env = Env {
+        dom,
+        ns: namespace,
+        vars: Vec::new(),
+        current: Item::Doc,
+        fuel: FUEL,
+    };
+    for layer in [Layer::Cen, peppol] {
+        run_layer(compiled(layer), &mut env, &mut report);
+    }
+    report
+}
+
+fn run_layer(c: &Compiled, env: &mut Env<'_>, report: &mut Report) {
+    env.vars.clear();
+    for (name, e) in &c.globals {
+        let value: Seq = match e {
+            Ok(e) => env.eval_at(e, Item::Doc).unwrap_or_default(),
+            Err(_) => Vec::new(),
+        };
+        env.vars.push(((*name).to_owned(), value));
+    }
+    let _ = c.layer;
+    let nodes = env.dom.len();
+    for pattern in &c.patterns {
+        // The rule of each element: the first (highest priority) whose context holds it.
+        let mut rule_of: Vec<Option<u16>> = vec![None; nodes];
+        for (r, rule) in pattern.rules.iter().enumerate() {
+            let Ok(context) = &rule.context else {
+                continue;
+            };
+            let Ok(matched) = env.eval_at(context, Item::Doc) else {
+                continue;
+            };
+            for item in matched {
+                if let Item::Node(n) = item {
+                    if let Some(slot) = rule_of.get_mut(n as usize) {
+                        if slot.is_none() {
+                            *slot = u16::try_from(r).ok();
+                        }
+                    }
+                }
+            }
+        }
+        for (n, r) in rule_of.iter().enumerate() {
+            let (Some(r), Ok(node)) = (r, NodeId::try_from(n)) else {
+                continue;
+            };
+            if let Some(rule) = pattern.rules.get(usize::from(*r)) {
+                fire(rule, node, env, report);
+            }
+        }
+    }
+}
+
+fn fire(rule: &Rule, node: NodeId, env: &mut Env<'_>, report: &mut Report) {
+    let bound = env.vars.len();
+    env.current = Item::Node(node);
+    for (name, e) in &rule.variables {
+        let value = match e {
+            Ok(e) => env.eval_at(e, Item::Node(node)).unwrap_or_default(),
+            Err(_) => Vec::new(),
+        };
+        env.vars.push(((*name).to_owned(), value));
+    }
+    for (i, test) in &rule.asserts {
+        let Some(a) = ASSERTS.get(*i) else {
+            continue;
+        };
+        let outcome = match test {
+            Ok(t) => env.test_at(t, Item::Node(node)),
+            Err(e) => Err(format!("the test does not parse: {e}")),
+        };
+        match outcome {
+            Ok(true) => {}
+            Ok(false) => report.findings.push(Finding {
+                rule: a.id,
+                fatal: a.flag == Flag::Fatal,
+                text: a.text,
+                location: env.dom.location(node),
+            }),
+            Err(why) => report.unevaluated.push((a.id, env.dom.location(node), why)),
+        }
+    }
+    env.vars.truncate(bound);
+}
