@@ -77,6 +77,64 @@ fn cpu_ms(pid: u32) -> u64 {
     (field(14).unwrap_or(0) + field(15).unwrap_or(0)) * 10
 }
 
+/// CPU time, in ms: the instances, PostgreSQL's processes, this test process (its
+/// clients), and the whole machine (every core busy, whoever it works for).
+#[derive(Clone, Copy, Default)]
+struct Cpu {
+    instances: u64,
+    postgres: u64,
+    clients: u64,
+    machine: u64,
+}
+
+impl Cpu {
+    fn now(servers: &[Server]) -> Cpu {
+        let postgres = std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                    .is_ok_and(|c| c.trim() == "postgres")
+            })
+            .map(cpu_ms)
+            .sum();
+        let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+        let ticks: Vec<u64> = stat
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|v| v.parse().ok())
+            .collect();
+        // user nice system idle iowait irq softirq steal: busy is all but idle and iowait
+        let busy: u64 = ticks
+            .iter()
+            .take(8)
+            .enumerate()
+            .filter(|(i, _)| *i != 3 && *i != 4)
+            .map(|(_, t)| t)
+            .sum();
+        Cpu {
+            instances: servers.iter().map(|s| cpu_ms(s.pid())).sum(),
+            postgres,
+            clients: cpu_ms(std::process::id()),
+            machine: busy * 10,
+        }
+    }
+
+    fn since(self, before: Cpu) -> Cpu {
+        Cpu {
+            instances: self.instances.saturating_sub(before.instances),
+            postgres: self.postgres.saturating_sub(before.postgres),
+            clients: self.clients.saturating_sub(before.clients),
+            machine: self.machine.saturating_sub(before.machine),
+        }
+    }
+}
+
 fn ms(d: Duration) -> String {
     format!("{}.{:02} ms", d.as_millis(), d.as_micros() % 1000 / 10)
 }
@@ -370,8 +428,10 @@ struct Phase {
     /// Requests that started after the warm-up and ended before the deadline.
     latencies: Vec<Duration>,
     seconds: u64,
-    /// The instances' CPU time over the whole phase, warm-up included, in ms.
-    cpu_ms: u64,
+    /// The CPU time over the whole phase, warm-up included.
+    cpu: Cpu,
+    /// The whole phase, warm-up included.
+    wall: Duration,
     /// Every request of the phase, warm-up included.
     requests: usize,
 }
@@ -382,12 +442,21 @@ impl Phase {
     }
 
     fn describe(&self, what: &str) -> String {
+        let each =
+            |ms: u64| u128::from(ms) * 1000 / u128::try_from(self.requests.max(1)).unwrap_or(1);
+        let c = self.cpu;
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let capacity = self.wall.as_millis() * u128::try_from(cores).unwrap_or(1);
         format!(
-            "{} {what}/s, p50 {} p99 {}, instances' CPU {} µs per request",
+            "{} {what}/s, p50 {} p99 {}; CPU per request: instances {} µs, PostgreSQL {} µs, clients {} µs, the rest of the machine {} µs; the {cores} cores {} % busy",
             self.per_second(),
             ms(quantile(&self.latencies, 500)),
             ms(quantile(&self.latencies, 990)),
-            u128::from(self.cpu_ms) * 1000 / u128::try_from(self.requests.max(1)).unwrap_or(1)
+            each(c.instances),
+            each(c.postgres),
+            each(c.clients),
+            each(c.machine.saturating_sub(c.instances + c.postgres + c.clients)),
+            u128::from(c.machine) * 100 / capacity.max(1),
         )
     }
 }
@@ -405,7 +474,8 @@ fn drive(
     documents: Option<&[usize]>,
 ) -> (Phase, Vec<usize>) {
     let addrs: Vec<String> = servers.iter().map(|s| s.addr.clone()).collect();
-    let cpu_before: u64 = servers.iter().map(|s| cpu_ms(s.pid())).sum();
+    let cpu_before = Cpu::now(servers);
+    let began = Instant::now();
     let warm = Instant::now() + Duration::from_secs(2);
     let deadline = warm + Duration::from_secs(seconds);
     let handles: Vec<_> = (0..clients)
@@ -439,7 +509,8 @@ fn drive(
     let mut phase = Phase {
         latencies: Vec::new(),
         seconds,
-        cpu_ms: 0,
+        cpu: Cpu::default(),
+        wall: Duration::ZERO,
         requests: 0,
     };
     for h in handles {
@@ -449,7 +520,8 @@ fn drive(
         phase.latencies.extend(kept);
     }
     phase.latencies.sort_unstable();
-    phase.cpu_ms = servers.iter().map(|s| cpu_ms(s.pid())).sum::<u64>() - cpu_before;
+    phase.cpu = Cpu::now(servers).since(cpu_before);
+    phase.wall = began.elapsed();
     (phase, made)
 }
 
