@@ -39,6 +39,8 @@ struct Node {
     attrs: Range<u32>,
     /// Its depth (the root is 0).
     depth: u16,
+    /// The index after its last descendant: its subtree is `id..end`.
+    end: NodeId,
 }
 
 /// One attribute: its local name and its value (both ranges of [`Dom::strings`]);
@@ -56,6 +58,9 @@ pub struct Dom {
     attrs: Vec<Attr>,
     strings: String,
     namespaces: Vec<String>,
+    /// The elements of each (namespace, local name), in document order: built when a
+    /// rule first asks for the elements of a name below some element.
+    by_name: std::cell::OnceCell<std::collections::HashMap<(u32, String), Vec<NodeId>>>,
 }
 
 /// Why bytes are not a document.
@@ -94,14 +99,16 @@ impl Dom {
                     let empty = matches!(event, Event::Empty(_));
                     let id = dom.open(&ns, e, &stack)?;
                     if empty {
+                        dom.close(id);
                         root_done = stack.is_empty();
                     } else {
                         stack.push(id);
                     }
-                    let _ = id;
                 }
                 Event::End(_) => {
-                    stack.pop();
+                    if let Some(id) = stack.pop() {
+                        dom.close(id);
+                    }
                     root_done = stack.is_empty();
                 }
                 Event::Text(t) => {
@@ -209,6 +216,7 @@ impl Dom {
             text: here..here,
             attrs,
             depth: u16::try_from(stack.len()).unwrap_or(u16::MAX),
+            end: id.saturating_add(1),
         });
         if let Some(p) = self.nodes.get_mut(parent as usize) {
             let last = p.last_child;
@@ -220,6 +228,14 @@ impl Dom {
             }
         }
         Ok(id)
+    }
+
+    /// An element closes: its subtree ends at the next element to come.
+    fn close(&mut self, id: NodeId) {
+        let end = NodeId::try_from(self.nodes.len()).unwrap_or(NONE);
+        if let Some(n) = self.nodes.get_mut(id as usize) {
+            n.end = end;
+        }
     }
 
     /// Text inside the innermost open element (outside the root: white space only).
@@ -315,15 +331,41 @@ impl Dom {
     }
 
     fn subtree_end(&self, id: NodeId) -> NodeId {
-        let depth = self.depth(id);
-        let mut end = id.saturating_add(1);
-        while let Some(n) = self.node(end) {
-            if usize::from(n.depth) <= depth {
-                break;
+        self.node(id).map_or(id, |n| n.end)
+    }
+
+    /// The elements named `local` in namespace `uri` (empty for none) below `id` (or
+    /// anywhere, for `None`), in document order.
+    pub fn named_below(&self, uri: &str, local: &str, id: Option<NodeId>) -> &[NodeId] {
+        let index = self.by_name.get_or_init(|| {
+            let mut m: std::collections::HashMap<(u32, String), Vec<NodeId>> =
+                std::collections::HashMap::new();
+            for (i, n) in self.nodes.iter().enumerate() {
+                let key = (n.ns, self.str(&n.name).to_owned());
+                m.entry(key)
+                    .or_default()
+                    .push(NodeId::try_from(i).unwrap_or(NONE));
             }
-            end = end.saturating_add(1);
+            m
+        });
+        let Some(ns) = self.namespaces.iter().position(|n| n == uri) else {
+            return &[];
+        };
+        let Some(all) = u32::try_from(ns)
+            .ok()
+            .and_then(|ns| index.get(&(ns, local.to_owned())))
+        else {
+            return &[];
+        };
+        match id {
+            None => all,
+            Some(id) => {
+                let range = self.subtree(id);
+                let lo = all.partition_point(|&n| n <= range.start);
+                let hi = all.partition_point(|&n| n < range.end);
+                all.get(lo..hi).unwrap_or(&[])
+            }
         }
-        end
     }
 
     /// The element's own text.

@@ -121,8 +121,24 @@ impl Env<'_> {
             }
             Expr::Path(start, steps) => {
                 let mut s = self.eval(start, f)?;
-                for step in steps {
+                let mut k = 0;
+                while let Some(step) = steps.get(k) {
+                    // `//x[p]` (descendant-or-self::node()/child::x[p]) is
+                    // descendant::x[p] when no predicate counts positions: one pass.
+                    if let (
+                        Step::Axis(Axis::DescendantOrSelf, Test::Node, first),
+                        Some(Step::Axis(Axis::Child, test, preds)),
+                    ) = (step, steps.get(k + 1))
+                    {
+                        if first.is_empty() && preds.iter().all(not_positional) {
+                            let merged = Step::Axis(Axis::Descendant, test.clone(), preds.clone());
+                            s = self.step(&s, &merged)?;
+                            k += 2;
+                            continue;
+                        }
+                    }
                     s = self.step(&s, step)?;
+                    k += 1;
                 }
                 s
             }
@@ -361,6 +377,47 @@ impl Env<'_> {
 
     /// The items of an axis from `item` that pass `test`, in the axis's order.
     fn axis(&self, item: &Item, axis: Axis, test: &Test) -> Seq {
+        if axis == Axis::Descendant {
+            let d = self.dom;
+            // A name in a known namespace (or in none): the elements of that name below.
+            if let Test::Name(prefix, local) = test {
+                let uri = match prefix.as_deref() {
+                    None => Some(""),
+                    Some("*") => None,
+                    Some(p) => Some((self.ns)(p).unwrap_or("\u{0}")),
+                };
+                if let Some(uri) = uri {
+                    let below = match item {
+                        Item::Doc => None,
+                        Item::Node(n) => Some(*n),
+                        _ => return Vec::new(),
+                    };
+                    return d
+                        .named_below(uri, local, below)
+                        .iter()
+                        .map(|&n| Item::Node(n))
+                        .collect();
+                }
+            }
+            // Filtered as it is walked: no list of every element.
+            let range = match item {
+                Item::Doc => d.subtree(d.root()),
+                Item::Node(n) => {
+                    let r = d.subtree(*n);
+                    r.start.saturating_add(1)..r.end
+                }
+                _ => 0..0,
+            };
+            let mut out: Seq = range
+                .map(Item::Node)
+                .filter(|i| self.passes(i, axis, test))
+                .collect();
+            if matches!(test, Test::Text | Test::Node) {
+                out = self.vertical(item, axis, test);
+                out.retain(|i| self.passes(i, axis, test));
+            }
+            return out;
+        }
         let nodes = match axis {
             Axis::PrecedingSibling | Axis::FollowingSibling | Axis::Preceding | Axis::Following => {
                 self.sideways(item, axis)
@@ -915,6 +972,26 @@ impl Env<'_> {
             Some(e) => self.eval(e, f),
             None => Err("a missing argument".into()),
         }
+    }
+}
+
+/// Whether a predicate surely does not select by position (a comparison, a boolean
+/// combination, a path or a boolean function): then `//x[p]` is `descendant::x[p]`.
+fn not_positional(p: &Expr) -> bool {
+    match p {
+        Expr::Compare(..) | Expr::And(..) | Expr::Or(..) | Expr::Path(..) => true,
+        Expr::Call(name, _) => matches!(
+            name.as_str(),
+            "not"
+                | "exists"
+                | "empty"
+                | "boolean"
+                | "contains"
+                | "starts-with"
+                | "ends-with"
+                | "matches"
+        ),
+        _ => false,
     }
 }
 
