@@ -36,8 +36,7 @@ fn benches(c: &mut Criterion) {
     assert!(!xml.is_empty(), "the document must have a UBL");
     c.bench_function("validate/500", |b| {
         b.iter(|| {
-            invoicing_core::ubl::validate(black_box(xml.as_bytes()))
-                .map_or(0, |r| r.findings.len())
+            invoicing_core::ubl::validate(black_box(xml.as_bytes())).map_or(0, |r| r.findings.len())
         });
     });
 }
@@ -46,10 +45,18 @@ fn figures() {
     let xml = xml();
     let budget = Duration::from_secs(3);
     let validate = per_call(budget, || {
-        black_box(invoicing_core::ubl::validate(black_box(xml.as_bytes())).map(|r| r.findings.len()).ok());
+        black_box(
+            invoicing_core::ubl::validate(black_box(xml.as_bytes()))
+                .map(|r| r.findings.len())
+                .ok(),
+        );
     });
     let read = per_call(budget, || {
-        black_box(invoicing_core::received::read(black_box(xml.as_bytes())).lines.len());
+        black_box(
+            invoicing_core::received::read(black_box(xml.as_bytes()))
+                .lines
+                .len(),
+        );
     });
     let findings = invoicing_core::ubl::validate(xml.as_bytes()).map_or(0, |r| r.findings.len());
     println!(
