@@ -27,7 +27,10 @@
 //!   instances.
 //!
 //! Settings (environment): `SCALE_DOCUMENTS` (100000), `SCALE_SAMPLES` (500),
-//! `LOAD_SECONDS` (10), `LOAD_ROUNDS` (2), `LOAD_CLIENTS` (8). The servers' worker
+//! `LOAD_SECONDS` (10), `LOAD_ROUNDS` (2), `LOAD_CLIENTS` (8), `LOAD_PIN` (0; 1 pins
+//! instance i to core i mod the cores with `taskset`: on a machine of 2 cores one
+//! instance, PostgreSQL and the clients already keep both busy, so instances can
+//! only add capacity where one instance cannot use every core). The servers' worker
 //! does not run (`--tick-ms` one hour): documents are created and read, not sent.
 
 mod support;
@@ -399,6 +402,34 @@ fn scale_postgres_one_instance_a_hundred_thousand_documents() {
 
 // ---------------------------------------------------------------- load
 
+/// The CPU time this thread has run (/proc/thread-self/schedstat), in ns.
+fn thread_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .expect("/proc/thread-self/schedstat")
+}
+
+/// The crate's CPU time for one create of `body`, in process (the mean of 200 after
+/// 20 of warm-up): what the machine's other work cannot inflate, unlike
+/// [`crate_cost_per_create`]'s wall clock.
+fn crate_cpu_per_create(scenario: &str, body: &[u8]) -> Duration {
+    let text = std::fs::read(scenario).expect("the scenario");
+    let mut sim = invoicing_core::simulator::Simulator::load(&text).expect("the scenario loads");
+    let mut create = || {
+        let (status, _) = sim.handle_http_as(Some("app"), "POST", "/documents", None, body);
+        assert_eq!(status, 201);
+    };
+    for _ in 0..20 {
+        create();
+    }
+    let before = thread_cpu_ns();
+    for _ in 0..200 {
+        create();
+    }
+    Duration::from_nanos((thread_cpu_ns() - before) / 200)
+}
+
 /// Eight companies' scenarios (clients `app0`…`app7`, each company's relation
 /// `rel-acme` and journal `jrn` from 41), in files of their own.
 fn companies() -> Vec<String> {
@@ -542,6 +573,25 @@ fn load_run(
     let servers: Vec<Server> = (0..instances)
         .map(|_| Server::launch(&scenarios[0], &database, &extra, false))
         .collect();
+    if setting("LOAD_PIN", 0) == 1 {
+        // each instance on one core (instance i on core i mod the cores): a machine
+        // where one instance cannot use every core, as on a larger machine
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        for (i, server) in servers.iter().enumerate() {
+            let status = std::process::Command::new("taskset")
+                .args([
+                    "-a",
+                    "-p",
+                    "-c",
+                    &(i % cores).to_string(),
+                    &server.pid().to_string(),
+                ])
+                .stdout(std::process::Stdio::null())
+                .status()
+                .expect("taskset");
+            assert!(status.success(), "taskset: {status}");
+        }
+    }
     let tokens: Vec<String> = (0..scenarios.len())
         .map(|i| format!("Bearer {}", servers[0].token(&format!("app{i}"), "s3cret")))
         .collect();
@@ -565,8 +615,10 @@ fn load_eight_companies_one_two_four_instances_and_sqlite() {
         (Backend::Postgres, 4),
         (Backend::Sqlite, 1),
     ];
-    // (creates/s, reads/s) of each configuration, summed over the rounds
+    // (creates/s, reads/s) of each configuration, summed over the rounds, and the
+    // instances' and PostgreSQL's CPU per create (µs), summed
     let mut sums = [(0u128, 0u128); 4];
+    let mut cpu = [0u128; 4];
     for round in 0..rounds {
         for (i, (backend, instances)) in configs.iter().enumerate() {
             let before = load_average();
@@ -579,14 +631,30 @@ fn load_eight_companies_one_two_four_instances_and_sqlite() {
             );
             sums[i].0 += creates.per_second();
             sums[i].1 += reads.per_second();
+            let each = u128::try_from(creates.requests.max(1)).unwrap_or(1);
+            cpu[i] += u128::from(creates.cpu.instances + creates.cpu.postgres) * 1000 / each;
         }
     }
     let scenario = load_scenario(env!("CARGO_TARGET_TMPDIR"));
-    let crate_alone = crate_cost_per_create(scenario.to_str().expect("a path"), &create_body(50));
+    let scenario = scenario.to_str().expect("a path");
+    let body = create_body(50);
+    let crate_alone = crate_cost_per_create(scenario, &body).as_micros();
+    let crate_cpu = crate_cpu_per_create(scenario, &body).as_micros();
     println!(
-        "load: the crate alone {} µs per create of 50 lines (in process, median of 200)",
-        crate_alone.as_micros()
+        "load: the crate alone {crate_alone} µs per create of 50 lines (in process, median of 200), {crate_cpu} µs of CPU (mean of 200); load average {}",
+        load_average()
     );
+    let rounds_n = u128::try_from(rounds.max(1)).unwrap_or(1);
+    for (i, (backend, instances)) in configs.iter().enumerate() {
+        let rate = sums[i].0 / rounds_n;
+        let cpu_each = cpu[i] / rounds_n;
+        println!(
+            "load mean of {rounds} rounds, {backend:?} instances={instances}: {rate} creates/s, {} reads/s; the crate's share of a create: {} % of 1 / rate (crate alone × rate), {} % of the CPU of a create (crate's CPU / the instances' and PostgreSQL's {cpu_each} µs)",
+            sums[i].1 / rounds_n,
+            crate_alone * rate / 10_000,
+            crate_cpu * 100 / cpu_each.max(1),
+        );
+    }
     let [pg1, _, pg4, _] = sums;
     assert!(
         pg4.0 >= pg1.0,
