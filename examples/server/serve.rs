@@ -6,8 +6,10 @@
 //!
 //! A storage failure the database says may pass (a serialisation failure, a
 //! deadlock, a busy SQLite file, a lost connection: PostgreSQL restarting) rolls the
-//! unit of work back and runs it again, bounded (about 3 s in all), then answers 503;
-//! any other answers 500.
+//! unit of work back and runs it again: 10 attempts with a growing pause (5 ms to
+//! 0.5 s), each waiting up to the pool's 10 s for a connection, then 503; any other
+//! answers 500. A request thus waits out a short PostgreSQL restart (benches/README.md
+//! "Issue 29": 0 answers of 503 through a crash and restart of several seconds).
 
 use super::auth;
 use super::db::{self, Company, DbStore};
