@@ -283,6 +283,7 @@ mod serde_line {
     //! required.
     use super::Line;
     use crate::compute::LinePricing;
+    use crate::wire::once;
     use rust_decimal::Decimal;
     use serde::de::{Error, MapAccess, Visitor};
     use serde::ser::SerializeMap;
@@ -331,15 +332,6 @@ mod serde_line {
     }
 
     struct LineVisitor;
-
-    /// Sets a key read once.
-    fn once<T, E: Error>(slot: &mut Option<T>, key: &'static str, value: T) -> Result<(), E> {
-        if slot.is_some() {
-            return Err(E::duplicate_field(key));
-        }
-        *slot = Some(value);
-        Ok(())
-    }
 
     /// A decimal string.
     fn decimal<E: Error>(text: &str) -> Result<Decimal, E> {

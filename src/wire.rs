@@ -172,3 +172,17 @@ pub(crate) mod instant {
             .map_err(D::Error::custom)
     }
 }
+
+/// Serde helper: sets a key of a strictly read object, refusing a key given twice (the
+/// hand-written readers of the stored form's lines and allowances/charges).
+pub(crate) fn once<T, E: serde::de::Error>(
+    slot: &mut Option<T>,
+    key: &'static str,
+    value: T,
+) -> Result<(), E> {
+    if slot.is_some() {
+        return Err(E::duplicate_field(key));
+    }
+    *slot = Some(value);
+    Ok(())
+}

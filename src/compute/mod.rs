@@ -747,6 +747,7 @@ mod serde_ac {
     //! The stored form of an allowance/charge, read strictly: an unknown key, a key given
     //! twice, no `type`, or not exactly one of `amount` and `rate` is an error.
     use super::{AllowanceCharge, AllowanceKind, AllowanceValue};
+    use crate::wire::once;
     use rust_decimal::Decimal;
     use serde::de::{Error, MapAccess, Visitor};
     use serde::ser::SerializeStruct;
@@ -782,15 +783,6 @@ mod serde_ac {
     /// A decimal string, or null.
     fn decimal<E: Error>(text: Option<String>) -> Result<Option<Decimal>, E> {
         text.map(|t| t.parse().map_err(E::custom)).transpose()
-    }
-
-    /// Sets a key read once.
-    fn once<T, E: Error>(slot: &mut Option<T>, key: &'static str, value: T) -> Result<(), E> {
-        if slot.is_some() {
-            return Err(E::duplicate_field(key));
-        }
-        *slot = Some(value);
-        Ok(())
     }
 
     impl<'de> Visitor<'de> for AcVisitor {
