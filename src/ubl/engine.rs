@@ -68,7 +68,7 @@ fn match_expr(context: &str) -> String {
         .iter()
         .map(|b| {
             let b = b.trim();
-            if b.starts_with('/') {
+            if b.starts_with('/') || rooted_group(b) {
                 b.to_owned()
             } else {
                 format!("//{b}")
@@ -76,6 +76,35 @@ fn match_expr(context: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" | ")
+}
+
+/// Whether a branch is a parenthesized union of rooted paths with predicates after it,
+/// `(/a | /b)[p]`: it selects from the root already, so it is not searched at any depth
+/// (which would evaluate it once per node of the document).
+fn rooted_group(branch: &str) -> bool {
+    let Some(inner) = branch.strip_prefix('(') else {
+        return false;
+    };
+    let mut depth = 1i32;
+    let mut quote: Option<char> = None;
+    for (i, c) in inner.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[') => depth += 1,
+            (None, ')' | ']') => {
+                depth -= 1;
+                if depth == 0 {
+                    let rest = inner.get(i + 1..).unwrap_or("").trim_start();
+                    let group = inner.get(..i).unwrap_or("");
+                    return (rest.is_empty() || rest.starts_with('['))
+                        && split_union(group).iter().all(|g| g.trim().starts_with('/'));
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The branches of a top-level `|` (not inside brackets, parentheses or strings).

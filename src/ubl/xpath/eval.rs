@@ -130,7 +130,7 @@ impl Env<'_> {
                         Some(Step::Axis(Axis::Child, test, preds)),
                     ) = (step, steps.get(k + 1))
                     {
-                        if first.is_empty() && preds.iter().all(not_positional) {
+                        if first.is_empty() && preds.iter().all(|p| self.not_positional(p)) {
                             let merged = Step::Axis(Axis::Descendant, test.clone(), preds.clone());
                             s = self.step(&s, &merged)?;
                             k += 2;
@@ -178,6 +178,11 @@ impl Env<'_> {
     fn operator(&mut self, e: &Expr, f: &Focus) -> Result<Seq, Error> {
         Ok(match e {
             Expr::Compare(op, general, a, b) => {
+                if *general {
+                    if let Some(v) = self.compare_with_list(*op, a, b, f)? {
+                        return Ok(vec![Item::Bool(v)]);
+                    }
+                }
                 let l = {
                     let tmp = self.eval(a, f)?;
                     self.atoms(&tmp)
@@ -225,6 +230,56 @@ impl Env<'_> {
             }
             _ => return self.set_operator(e, f),
         })
+    }
+
+    /// A general `=` or `!=` of strings against a variable bound to a list of strings
+    /// (a code list), without copying the list: `None` when it is not that case.
+    fn compare_with_list(
+        &mut self,
+        op: Cmp,
+        a: &Expr,
+        b: &Expr,
+        f: &Focus,
+    ) -> Result<Option<bool>, Error> {
+        let (other, name) = match (a, b) {
+            (x, Expr::Var(v)) | (Expr::Var(v), x) if matches!(op, Cmp::Eq | Cmp::Ne) => (x, v),
+            _ => return Ok(None),
+        };
+        let Some(list) = self
+            .vars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s)
+        else {
+            return Ok(None);
+        };
+        if list.len() < 8 || !list.iter().all(|i| matches!(i, Item::Str(_))) {
+            return Ok(None);
+        }
+        let tmp = self.eval(other, f)?;
+        let atoms = self.atoms(&tmp);
+        let mut texts = Vec::with_capacity(atoms.len());
+        for atom in &atoms {
+            match atom {
+                Atom::Untyped(s) | Atom::Str(s) => texts.push(s.as_str()),
+                _ => return Ok(None),
+            }
+        }
+        let list = self
+            .vars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s);
+        Ok(list.map(|list| {
+            texts.iter().any(|t| {
+                list.iter().any(|i| match i {
+                    Item::Str(s) => (s == t) == (op == Cmp::Eq),
+                    _ => false,
+                })
+            })
+        }))
     }
 
     /// Unions, ranges and casts.
@@ -975,8 +1030,27 @@ impl Env<'_> {
     }
 }
 
+impl Env<'_> {
+    /// Whether a predicate surely does not select by position (a comparison, a boolean
+    /// combination, a path, a boolean function, a variable bound to a boolean or to
+    /// nodes): then `//x[p]` is `descendant::x[p]`.
+    fn not_positional(&self, p: &Expr) -> bool {
+        if let Expr::Var(v) = p {
+            return self
+                .vars
+                .iter()
+                .rev()
+                .find(|(n, _)| n == v)
+                .is_some_and(|(_, s)| {
+                    matches!(s.as_slice(), [] | [Item::Bool(_)]) || s.iter().all(is_node)
+                });
+        }
+        not_positional(p)
+    }
+}
+
 /// Whether a predicate surely does not select by position (a comparison, a boolean
-/// combination, a path or a boolean function): then `//x[p]` is `descendant::x[p]`.
+/// combination, a path or a boolean function).
 fn not_positional(p: &Expr) -> bool {
     match p {
         Expr::Compare(..) | Expr::And(..) | Expr::Or(..) | Expr::Path(..) => true,

@@ -323,7 +323,7 @@ impl Parser {
             if !self.word("satisfies") {
                 return Err("expected satisfies".into());
             }
-            return Ok(Expr::Quantified(every, b, Box::new(self.single()?)));
+            return Ok(quantified(every, b, self.single()?));
         }
         if next_is_var && self.word("for") {
             let b = self.bindings("for")?;
@@ -676,5 +676,50 @@ impl Parser {
             }
             other => Err(format!("unexpected {other:?}")),
         }
+    }
+}
+
+/// `some $x in E satisfies A op $x` (or `$x op A`), `A` not naming `$x`, is the general
+/// comparison `A op E`: both hold when some item of `A` and some item of `E` compare so.
+/// The artefacts test every code list this way; compared at once, no binding per code.
+fn quantified(every: bool, binds: Vec<(String, Expr)>, sat: Expr) -> Expr {
+    if let (false, [(name, list)], Expr::Compare(op, true, a, b)) = (every, binds.as_slice(), &sat)
+    {
+        let is_var = |e: &Expr| matches!(e, Expr::Var(v) if v == name);
+        if is_var(b) && !mentions(a, name) {
+            return Expr::Compare(*op, true, a.clone(), Box::new(list.clone()));
+        }
+        if is_var(a) && !mentions(b, name) {
+            return Expr::Compare(*op, true, Box::new(list.clone()), b.clone());
+        }
+    }
+    Expr::Quantified(every, binds, Box::new(sat))
+}
+
+/// Whether an expression names the variable `$name` anywhere.
+fn mentions(e: &Expr, name: &str) -> bool {
+    let any = |list: &[Expr]| list.iter().any(|x| mentions(x, name));
+    let binds = |list: &[(String, Expr)]| list.iter().any(|(_, x)| mentions(x, name));
+    match e {
+        Expr::Var(v) => v == name,
+        Expr::Str(_) | Expr::Num(_) | Expr::Context | Expr::Root => false,
+        Expr::Seq(list) | Expr::Call(_, list) => any(list),
+        Expr::Filter(base, preds) => mentions(base, name) || any(preds),
+        Expr::Path(start, steps) => {
+            mentions(start, name)
+                || steps.iter().any(|s| match s {
+                    Step::Axis(_, _, preds) => any(preds),
+                    Step::Expr(x) => mentions(x, name),
+                })
+        }
+        Expr::Or(a, b)
+        | Expr::And(a, b)
+        | Expr::Compare(_, _, a, b)
+        | Expr::Arith(_, a, b)
+        | Expr::Union(a, b)
+        | Expr::Range(a, b) => mentions(a, name) || mentions(b, name),
+        Expr::Neg(a) | Expr::Castable(a, _, _) | Expr::Cast(a, _, _) => mentions(a, name),
+        Expr::If(c, t, f) => mentions(c, name) || mentions(t, name) || mentions(f, name),
+        Expr::Quantified(_, b, x) | Expr::For(b, x) => binds(b) || mentions(x, name),
     }
 }
