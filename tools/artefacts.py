@@ -114,8 +114,13 @@ def read_layer(layer, path):
     globals_ = [(c.get("name"), "param" if c.tag == XSL + "param" else "variable", binding(c, path))
                 for c in root if c.tag in (XSL + "param", XSL + "variable")
                 and c.get("name") not in SKELETON]
-    functions = [(c.get("name"), element_source(source, c.get("name")))
-                 for c in root if c.tag == XSL + "function"]
+    functions = [read_function(c, path) for c in root if c.tag == XSL + "function"]
+    every_global = {c.get("name") for c in root if c.tag in (XSL + "param", XSL + "variable")}
+    for fn in functions:
+        free = function_refs(fn) & every_global
+        if free:
+            # The engine binds only a function's parameters and variables in its body.
+            raise ArtefactError(f"{path}: function {fn['name']} reads the global ${min(free)}")
     return {"layer": layer, "rules": rules, "globals": used_globals(globals_, rules),
             "functions": functions}
 
@@ -129,13 +134,131 @@ def binding(el, path):
     return "".join(el.itertext())
 
 
-def element_source(source, name):
-    """The xsl:function named `name`, as the stylesheet writes it."""
-    m = re.search(r'<xsl:function\b[^>]*\bname="%s".*?</xsl:function>' % re.escape(name),
-                  source, re.S)
-    if not m:
-        raise ArtefactError(f"function {name} not found in the source")
-    return m.group(0)
+# ---------------------------------------------------------------- the functions
+#
+# Each xsl:function is generated as data, which the engine evaluates as XSLT does
+# (src/ubl/xpath/eval.rs): its parameters (name, `as` type), then its body, a list of
+# the instructions the stylesheets use in functions: xsl:variable (name, `as`, and the
+# XPath of its value), xsl:sequence select, and xsl:choose (each xsl:when's test and
+# body, then the xsl:otherwise body; only u:checkSEOrgnr uses it). Every function of
+# the kit is so written: none keeps a hand-written version in the engine. Any other
+# instruction, or a shape not listed here, is an ArtefactError (the script must then
+# learn it, and the engine with it).
+
+def read_function(el, path):
+    name = el.get("name")
+    where = f"{path}: function {name}"
+    unknown = set(el.attrib) - {"name", "as"}
+    if unknown:
+        raise ArtefactError(f"{where}: attribute {min(unknown)!r} not read")
+    params, body_at = [], 0
+    for child in el:
+        if child.tag != XSL + "param":
+            break
+        if set(child.attrib) - {"name", "as"} or len(child) or (child.text or "").strip():
+            raise ArtefactError(f"{where}: parameter {child.get('name')!r} has a default")
+        params.append((child.get("name"), child.get("as")))
+        body_at += 1
+    if (el.text or "").strip():
+        raise ArtefactError(f"{where}: text in the body")
+    return {"name": name, "as": el.get("as"), "params": params,
+            "body": read_body(list(el)[body_at:], where)}
+
+
+def read_body(children, where):
+    """A sequence constructor: the instructions, in order."""
+    body = []
+    for c in children:
+        if (c.tail or "").strip():
+            raise ArtefactError(f"{where}: text in the body")
+        if c.tag == XSL + "variable":
+            body.append(("variable", c.get("name"), c.get("as"), variable_value(c, where)))
+        elif c.tag == XSL + "sequence":
+            if set(c.attrib) != {"select"} or len(c) or (c.text or "").strip():
+                raise ArtefactError(f"{where}: an xsl:sequence other than select=")
+            body.append(("sequence", c.get("select")))
+        elif c.tag == XSL + "choose":
+            body.append(read_choose(c, where))
+        else:
+            raise ArtefactError(f"{where}: the instruction {c.tag} is not read")
+    return body
+
+
+def read_choose(el, where):
+    whens, otherwise = [], []
+    if (el.text or "").strip():
+        raise ArtefactError(f"{where}: text in an xsl:choose")
+    for i, c in enumerate(el):
+        if (c.tail or "").strip():
+            raise ArtefactError(f"{where}: text in an xsl:choose")
+        if c.tag == XSL + "when" and not otherwise and set(c.attrib) == {"test"}:
+            if (c.text or "").strip():
+                raise ArtefactError(f"{where}: text in an xsl:when")
+            whens.append((c.get("test"), read_body(list(c), where)))
+        elif c.tag == XSL + "otherwise" and i == len(el) - 1 and not c.attrib:
+            if (c.text or "").strip():
+                raise ArtefactError(f"{where}: text in an xsl:otherwise")
+            otherwise = read_body(list(c), where)
+        else:
+            raise ArtefactError(f"{where}: an xsl:choose of another shape")
+    if not whens:
+        raise ArtefactError(f"{where}: an xsl:choose without xsl:when")
+    return ("choose", whens, otherwise)
+
+
+def variable_value(el, where):
+    """The XPath of a function variable's value: its select; a text content (without
+    `as`, a text node in a temporary tree, whose string value is the text: the
+    functions only read it as a string) as a string literal; the one xsl:sequence of a
+    variable with `as` (its value, converted to that type) as its select."""
+    name = el.get("name")
+    if set(el.attrib) - {"name", "as", "select"}:
+        raise ArtefactError(f"{where}: variable {name!r} has an attribute not read")
+    if el.get("select") is not None:
+        if len(el) or (el.text or "").strip():
+            raise ArtefactError(f"{where}: variable {name!r} has a select and a content")
+        return el.get("select")
+    if not len(el):
+        return "'" + (el.text or "").replace("'", "''") + "'"
+    only = list(el)
+    if (el.get("as") is None or len(only) != 1 or only[0].tag != XSL + "sequence"
+            or (el.text or "").strip() or (only[0].tail or "").strip()
+            or set(only[0].attrib) != {"select"} or len(only[0])):
+        raise ArtefactError(f"{where}: variable {name!r} is built by instructions")
+    return only[0].get("select")
+
+
+def body_expressions(body):
+    for ins in body:
+        if ins[0] == "variable":
+            yield ins[3]
+        elif ins[0] == "sequence":
+            yield ins[1]
+        else:
+            for test, inner in ins[1]:
+                yield test
+                yield from body_expressions(inner)
+            yield from body_expressions(ins[2])
+
+
+def body_names(body):
+    for ins in body:
+        if ins[0] == "variable":
+            yield ins[1]
+        elif ins[0] == "choose":
+            for _, inner in ins[1]:
+                yield from body_names(inner)
+            yield from body_names(ins[2])
+
+
+def function_refs(fn):
+    """The variables a function's XPath reads that it does not bind itself (parameter,
+    variable, or a for/some/every range variable)."""
+    refs, bound = set(), {p for p, _ in fn["params"]} | set(body_names(fn["body"]))
+    for text in body_expressions(fn["body"]):
+        refs.update(re.findall(r"\$([A-Za-z_][\w.-]*)", text))
+        bound.update(re.findall(r"\$([A-Za-z_][\w.-]*)\s+in\b", text))
+    return refs - bound
 
 
 def used_globals(globals_, rules):
@@ -228,8 +351,8 @@ ARTEFACTS_HEAD = '''\
 //! their order: the CEN EN 16931 UBL rules (`Cen`), the Peppol BIS Billing 3.0 rules
 //! (`Peppol`) and the Peppol self-billing rules (`PeppolSb`), each a compiled
 //! Schematron stylesheet of the kit `../shared/peppol/xslt`. Also the global and rule
-//! variables the asserts use, and the stylesheets' own functions (as written, for
-//! reference).
+//! variables the asserts use, and the stylesheets' own functions (their parameters and
+//! the instructions of their bodies, as data).
 //!
 //! Generated by `tools/artefacts.py` from the artefacts: do not edit by hand
 //! (`python3 tools/artefacts.py` writes it, `--check` tells whether it is current).
@@ -244,6 +367,7 @@ ARTEFACTS_HEAD = '''\
 #![allow(dead_code, reason = "the rule engine of issue 30 reads it as it lands")]
 
 use Flag::{Fatal, Warning};
+use Instruction::{Choose, Sequence, Var};
 use Layer::{Cen, Peppol, PeppolSb};
 
 /// A stylesheet of the kit: which rules apply to a document.
@@ -305,18 +429,88 @@ pub(crate) struct Variable {
     pub(crate) value: &'static str,
 }
 
-/// An `xsl:function` of a stylesheet, as written (for reference: the crate's own
-/// versions live in `xpath`).
+/// An `xsl:function` of a stylesheet, as data: the engine evaluates it as XSLT does
+/// (`crate::ubl::xpath::eval`), no hand-written version of it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Function {
     /// The stylesheet that defines it.
     pub(crate) layer: Layer,
     /// Its name (`u:gln`).
     pub(crate) name: &'static str,
-    /// The `xsl:function` element as the stylesheet writes it.
-    pub(crate) source: &'static str,
+    /// The type of its result (its `as`); `None` when not declared (any sequence).
+    pub(crate) result: Option<&'static str>,
+    /// Its parameters, in order.
+    pub(crate) params: &'static [Param],
+    /// Its body: the instructions that give its result.
+    pub(crate) body: &'static [Instruction],
+}
+
+/// A parameter of a [`Function`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Param {
+    /// Its name, without `$`.
+    pub(crate) name: &'static str,
+    /// Its declared type (`xs:string?`); `None` when not declared (any sequence).
+    pub(crate) ty: Option<&'static str>,
+}
+
+/// An instruction of a function's body.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Instruction {
+    /// `xsl:variable`: bound for the instructions after it. Its value is the XPath
+    /// `select`: the variable's own `select`, its text content as a string literal, or
+    /// the `select` of the one `xsl:sequence` it holds (with `ty`).
+    Var {
+        /// Its name, without `$`.
+        name: &'static str,
+        /// Its declared type (`as`), if any.
+        ty: Option<&'static str>,
+        /// The XPath of its value.
+        select: &'static str,
+    },
+    /// `xsl:sequence select`: adds the value of the XPath to the result.
+    Sequence(&'static str),
+    /// `xsl:choose`: the body of the first `xsl:when` whose test is true, else the
+    /// `xsl:otherwise` body (empty when there is none).
+    Choose {
+        /// Each `xsl:when`: its test and its body.
+        when: &'static [(&'static str, &'static [Instruction])],
+        /// The `xsl:otherwise` body.
+        otherwise: &'static [Instruction],
+    },
 }
 '''
+
+
+def rust_option(s):
+    return "None" if s is None else f"Some({rust_str(s)})"
+
+
+def rust_body(body, indent):
+    """A function body as a Rust slice of `Instruction`s, one a line."""
+    if not body:
+        return "&[]"
+    inner = indent + "    "
+    lines = ["&["]
+    for ins in body:
+        if ins[0] == "variable":
+            _, name, ty, select = ins
+            lines.append(f"{inner}Var {{ name: {rust_str(name)}, ty: {rust_option(ty)}, "
+                         f"select: {rust_str(select)} }},")
+        elif ins[0] == "sequence":
+            lines.append(f"{inner}Sequence({rust_str(ins[1])}),")
+        else:
+            _, whens, otherwise = ins
+            lines.append(f"{inner}Choose {{")
+            lines.append(f"{inner}    when: &[")
+            for test, b in whens:
+                lines.append(f"{inner}        ({rust_str(test)}, "
+                             + rust_body(b, inner + "        ") + "),")
+            lines.append(f"{inner}    ],")
+            lines.append(f"{inner}    otherwise: " + rust_body(otherwise, inner + "    ") + ",")
+            lines.append(f"{inner}}},")
+    lines.append(indent + "]")
+    return "\n".join(lines)
 
 
 def artefacts_rs(layers, release):
@@ -356,9 +550,15 @@ def artefacts_rs(layers, release):
     out.append("\n/// The functions the stylesheets define, per layer, in their order.\n")
     out.append("#[rustfmt::skip]\npub(crate) static FUNCTIONS: &[Function] = &[\n")
     for L in layers:
-        for name, source in L["functions"]:
-            out.append(f"    Function {{ layer: {rust_layer[L['layer']]}, name: {rust_str(name)}, "
-                       f"source: {rust_str(source)} }},\n")
+        for fn in L["functions"]:
+            out.append("    Function {\n")
+            out.append(f"        layer: {rust_layer[L['layer']]}, name: {rust_str(fn['name'])}, "
+                       f"result: {rust_option(fn['as'])},\n")
+            params = ", ".join(f"Param {{ name: {rust_str(n)}, ty: {rust_option(t)} }}"
+                               for n, t in fn["params"])
+            out.append(f"        params: &[{params}],\n")
+            out.append("        body: " + rust_body(fn["body"], "        ") + ",\n")
+            out.append("    },\n")
     out.append("];\n")
     return "".join(out)
 

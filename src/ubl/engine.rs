@@ -6,16 +6,17 @@
 //! rule of the pattern with the highest priority whose context matches it fires: its
 //! variables are bound, then every assert of the rule is tested there. A failed assert
 //! is a finding: the rule id, its flag, the artefact's text, and where the context
-//! element stands.
+//! element stands. The layer's own `xsl:function`s (`u:gln`, `u:checkCF`, …) are
+//! compiled with it from the artefacts' data and evaluated as XSLT evaluates them.
 //!
 //! An assert whose evaluation fails (a cast the document's text does not allow, a
 //! function not implemented here) is not a finding; it is listed in
 //! [`Report::unevaluated`], with the reason.
 
 use super::dom::{Dom, NodeId};
-use super::xpath::eval::{Env, Item, Seq};
+use super::xpath::eval::{Env, Function, Item, Seq};
 use super::xpath::parse::{parse, Expr};
-use crate::en16931::artefacts::{Flag, Layer, ASSERTS, VARIABLES};
+use crate::en16931::artefacts::{Flag, Layer, ASSERTS, FUNCTIONS, VARIABLES};
 use std::sync::OnceLock;
 
 /// A rule the document breaks, where.
@@ -58,6 +59,8 @@ struct Pattern {
 struct Compiled {
     layer: Layer,
     globals: Vec<(&'static str, Result<Expr, String>)>,
+    /// The stylesheet's `xsl:function`s, which its asserts call.
+    functions: Vec<Function>,
     patterns: Vec<Pattern>,
 }
 
@@ -167,6 +170,11 @@ fn compile(layer: Layer) -> Compiled {
     Compiled {
         layer,
         globals,
+        functions: FUNCTIONS
+            .iter()
+            .filter(|f| f.layer == layer)
+            .map(Function::compile)
+            .collect(),
         patterns: patterns
             .into_iter()
             .map(|(_, mut rules)| {
@@ -222,21 +230,16 @@ pub fn check(dom: &Dom) -> Report {
     } else {
         Layer::Peppol
     };
-    let mut env = Env {
-        dom,
-        ns: namespace,
-        vars: Vec::new(),
-        current: Item::Doc,
-        fuel: FUEL,
-    };
+    let mut env = Env::new(dom, namespace, FUEL, &[]);
     for layer in [Layer::Cen, peppol] {
         run_layer(compiled(layer), &mut env, &mut report);
     }
     report
 }
 
-fn run_layer(c: &Compiled, env: &mut Env<'_>, report: &mut Report) {
+fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report) {
     env.vars.clear();
+    env.functions = &c.functions;
     for (name, e) in &c.globals {
         let value: Seq = match e {
             Ok(e) => env.eval_at(e, Item::Doc).unwrap_or_default(),

@@ -2,15 +2,18 @@
 //! artefacts use: sequences of nodes and atomic values, document order, general and
 //! value comparisons, `xs:decimal` arithmetic (exact: no float touches a value; a
 //! number that is not a number is NaN), effective boolean values and the functions the
-//! asserts call. A dynamic error (a cast that fails, an unknown function) is an
-//! `Err`, never a panic.
+//! asserts call: XPath's own, and the stylesheets' `xsl:function`s, evaluated from the
+//! artefacts' data ([`Function`]: parameters converted to their types, variables,
+//! `xsl:choose`) as XSLT evaluates them. A dynamic error (a cast that fails, an
+//! unknown function, calls nested too deep) is an `Err`, never a panic.
 
 // An evaluator names its operands as XPath's grammar does: `a`, `b`, `e`, `f` (focus).
 #![allow(clippy::many_single_char_names, clippy::similar_names)]
 // An argument that is absent, or a number that is NaN: two different nothings.
 #![allow(clippy::option_option)]
 
-use super::parse::{Arith, Axis, Cmp, Expr, Step, Test};
+use super::parse::{parse, Arith, Axis, Cmp, Expr, Step, Test};
+use crate::en16931::artefacts::{self, Instruction};
 use crate::ubl::dom::{Dom, NodeId};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -51,7 +54,7 @@ enum Atom {
 pub type Error = String;
 
 /// What an expression is evaluated in: the document, the namespaces of prefixes, the
-/// variables in scope, XSLT's `current()`, and the focus.
+/// variables in scope, XSLT's `current()`, the stylesheet's functions, and the focus.
 pub struct Env<'a> {
     pub dom: &'a Dom,
     pub ns: fn(&str) -> Option<&'static str>,
@@ -59,21 +62,60 @@ pub struct Env<'a> {
     pub current: Item,
     /// How many evaluation steps are left (a bound on the work of one assert).
     pub fuel: u64,
+    /// The `xsl:function`s of the stylesheet being applied, compiled.
+    pub functions: &'a [Function],
+    /// How many calls of those functions are under way (bounded by [`MAX_CALLS`]).
+    depth: usize,
 }
 
-/// The focus: the context item, its position and the size of its sequence.
+/// How deep calls of the stylesheets' functions may nest (`u:addPIVA` calls itself once
+/// a digit): a bound, so that no input exhausts the stack.
+pub(crate) const MAX_CALLS: usize = 64;
+
+/// The focus: the context item (`None` inside a function's body, where it is absent),
+/// its position and the size of its sequence.
 #[derive(Clone)]
 struct Focus {
-    item: Item,
+    item: Option<Item>,
     pos: usize,
     size: usize,
+}
+
+impl Focus {
+    /// The context item, or the error of XPath when it is absent (XPDY0002).
+    fn item(&self) -> Result<&Item, Error> {
+        self.item
+            .as_ref()
+            .ok_or_else(|| "the context item is absent (in a function's body)".into())
+    }
+}
+
+impl<'a> Env<'a> {
+    /// An environment over `dom`: no variable bound, the document as `current()`,
+    /// `fuel` steps, and the functions of a stylesheet.
+    pub fn new(
+        dom: &'a Dom,
+        ns: fn(&str) -> Option<&'static str>,
+        fuel: u64,
+        functions: &'a [Function],
+    ) -> Self {
+        Env {
+            dom,
+            ns,
+            vars: Vec::new(),
+            current: Item::Doc,
+            fuel,
+            functions,
+            depth: 0,
+        }
+    }
 }
 
 impl Env<'_> {
     /// Evaluates `e` with `item` as the context item.
     pub fn eval_at(&mut self, e: &Expr, item: Item) -> Result<Seq, Error> {
         let f = Focus {
-            item,
+            item: Some(item),
             pos: 1,
             size: 1,
         };
@@ -99,15 +141,12 @@ impl Env<'_> {
         Ok(match e {
             Expr::Str(s) => vec![Item::Str(s.clone())],
             Expr::Num(n) => vec![Item::Num(Some(*n))],
-            Expr::Var(v) => self
-                .vars
-                .iter()
-                .rev()
-                .find(|(n, _)| n == v)
-                .map(|(_, s)| s.clone())
-                .ok_or_else(|| format!("the variable ${v} is not bound"))?,
-            Expr::Context => vec![f.item.clone()],
-            Expr::Root => vec![Item::Doc],
+            Expr::Var(v) => self.variable(v)?.clone(),
+            Expr::Context => vec![f.item()?.clone()],
+            Expr::Root => {
+                f.item()?;
+                vec![Item::Doc]
+            }
             Expr::Seq(list) => {
                 let mut out = Vec::new();
                 for x in list {
@@ -116,6 +155,12 @@ impl Env<'_> {
                 out
             }
             Expr::Filter(base, preds) => {
+                if let (Expr::Var(name), Some((first, rest))) = (base.as_ref(), preds.split_first())
+                {
+                    if let Some(s) = self.index_variable(name, first, f)? {
+                        return self.filter(s, rest);
+                    }
+                }
                 let s = self.eval(base, f)?;
                 self.filter(s, preds)?
             }
@@ -384,10 +429,28 @@ impl Env<'_> {
     fn filter(&mut self, mut s: Seq, preds: &[Expr]) -> Result<Seq, Error> {
         for p in preds {
             let size = s.len();
+            if size > 0 && focus_free(p) {
+                // The same value at every item: evaluated once.
+                let focus = Focus {
+                    item: s.first().cloned(),
+                    pos: 1,
+                    size,
+                };
+                let v = self.eval(p, &focus)?;
+                s = match v.as_slice() {
+                    [Item::Num(n)] => position(*n)
+                        .and_then(|k| s.get(k).cloned())
+                        .into_iter()
+                        .collect(),
+                    _ if ebv(&v)? => s,
+                    _ => Vec::new(),
+                };
+                continue;
+            }
             let mut kept = Vec::new();
             for (i, item) in s.into_iter().enumerate() {
                 let focus = Focus {
-                    item: item.clone(),
+                    item: Some(item.clone()),
                     pos: i + 1,
                     size,
                 };
@@ -416,7 +479,7 @@ impl Env<'_> {
                 }
                 Step::Expr(e) => {
                     let focus = Focus {
-                        item: item.clone(),
+                        item: Some(item.clone()),
                         pos: i + 1,
                         size,
                     };
@@ -645,7 +708,7 @@ impl Env<'_> {
     /// The one string of an argument (empty for the empty sequence).
     fn arg_string(&mut self, args: &[Expr], k: usize, f: &Focus) -> Result<String, Error> {
         let Some(e) = args.get(k) else {
-            return Ok(self.string(&f.item));
+            return Ok(self.string(f.item()?));
         };
         let s = self.eval(e, f)?;
         match s.as_slice() {
@@ -674,13 +737,23 @@ impl Env<'_> {
     }
 
     fn call(&mut self, name: &str, args: &[Expr], f: &Focus) -> Result<Seq, Error> {
+        // A stylesheet's function: a prefixed name that is not a constructor (`xs:`).
+        if name.contains(':') && !name.starts_with("xs:") {
+            let functions = self.functions;
+            if let Some(def) = functions
+                .iter()
+                .find(|d| d.name == name && d.arity == args.len())
+            {
+                return self.call_function(def, args, f);
+            }
+        }
         for group in [
             Self::call_sequence,
             Self::call_string,
             Self::call_text_lists,
             Self::call_sequences,
             Self::call_number,
-            Self::call_cast_and_own,
+            Self::call_cast,
         ] {
             if let Some(v) = group(self, name, args, f)? {
                 return Ok(v);
@@ -718,8 +791,16 @@ impl Env<'_> {
             ("count", 1) => Ok(vec![Item::Num(Some(Decimal::from(
                 self.eval_arg(args, 0, f)?.len(),
             )))]),
-            ("position", 0) => Ok(vec![Item::Num(Some(Decimal::from(f.pos)))]),
-            ("last", 0) => Ok(vec![Item::Num(Some(Decimal::from(f.size)))]),
+            ("position", 0) => {
+                f.item()?;
+                Ok(vec![Item::Num(Some(Decimal::from(f.pos)))])
+            }
+            ("last", 0) => {
+                f.item()?;
+                Ok(vec![Item::Num(Some(Decimal::from(f.size)))])
+            }
+            // XSLT: within a function's body there is no current item (XTDE1360).
+            ("current", 0) if self.depth > 0 => Err("current() in a function's body".into()),
             ("current", 0) => Ok(vec![self.current.clone()]),
             _ => return Ok(None),
         };
@@ -885,7 +966,7 @@ impl Env<'_> {
             ("local-name" | "name", 0 | 1) => {
                 let v = match args.first() {
                     Some(_) => self.eval_arg(args, 0, f)?,
-                    None => vec![f.item.clone()],
+                    None => vec![f.item()?.clone()],
                 };
                 s(match v.first() {
                     Some(Item::Node(n)) => self.dom.name(*n).to_owned(),
@@ -899,7 +980,7 @@ impl Env<'_> {
             ("namespace-uri", 0 | 1) => {
                 let v = match args.first() {
                     Some(_) => self.eval_arg(args, 0, f)?,
-                    None => vec![f.item.clone()],
+                    None => vec![f.item()?.clone()],
                 };
                 s(match v.first() {
                     Some(Item::Node(n)) => self.dom.namespace_uri(*n).to_owned(),
@@ -931,7 +1012,7 @@ impl Env<'_> {
             ("number", 0 | 1) => {
                 let v = match args.first() {
                     Some(_) => self.eval_arg(args, 0, f)?,
-                    None => vec![f.item.clone()],
+                    None => vec![f.item()?.clone()],
                 };
                 let a = self.atoms(&v);
                 Ok(vec![Item::Num(match a.first() {
@@ -975,51 +1056,25 @@ impl Env<'_> {
         v.map(Some)
     }
 
-    /// The functions of [`Self::call`] that this group holds, `Ok(None)` for another.
-    fn call_cast_and_own(
-        &mut self,
-        name: &str,
-        args: &[Expr],
-        f: &Focus,
-    ) -> Result<Option<Seq>, Error> {
-        let one = |b: bool| -> Result<Seq, Error> { Ok(vec![Item::Bool(b)]) };
-        let s = |v: String| -> Result<Seq, Error> { Ok(vec![Item::Str(v)]) };
-        let _ = (&one, &s);
-        let v: Result<Seq, Error> = match (name, args.len()) {
+    /// The constructor functions (`xs:decimal(…)`, …) of [`Self::call`], `Ok(None)`
+    /// for another function.
+    fn call_cast(&mut self, name: &str, args: &[Expr], f: &Focus) -> Result<Option<Seq>, Error> {
+        if !matches!(
+            (name, args.len()),
             (
                 "xs:decimal" | "xs:integer" | "xs:string" | "xs:date" | "xs:boolean" | "xs:double",
-                1,
-            ) => {
-                let v = self.eval_arg(args, 0, f)?;
-                let a = self.atoms(&v);
-                match a.as_slice() {
-                    [] => Ok(Vec::new()),
-                    [x] => Ok(vec![cast(x, name)?]),
-                    _ => Err(format!("{name} of more than one item")),
-                }
-            }
-            ("u:gln", 1) => one(crate::en16931::xpath::gln(&self.arg_string(args, 0, f)?)),
-            ("u:mod11", 1) => one(crate::en16931::xpath::mod11(&self.arg_string(args, 0, f)?)),
-            ("u:mod97-0208", 1) => one(crate::en16931::xpath::mod97_0208(
-                &self.arg_string(args, 0, f)?,
-            )),
-            ("u:checkSEOrgnr", 1) => one(crate::en16931::xpath::swedish_orgnr(
-                &self.arg_string(args, 0, f)?,
-            )),
-            ("u:slack", 3) => {
-                let exp = self.arg_num(args, 0, f)?.flatten();
-                let val = self.arg_num(args, 1, f)?.flatten();
-                let slack = self.arg_num(args, 2, f)?.flatten();
-                match (exp, val, slack) {
-                    (Some(e), Some(v), Some(s2)) => {
-                        one(crate::en16931::xpath::slack(e, v, s2).unwrap_or(false))
-                    }
-                    _ => one(false),
-                }
-            }
-            _ => return Ok(None),
-        };
-        v.map(Some)
+                1
+            )
+        ) {
+            return Ok(None);
+        }
+        let v = self.eval_arg(args, 0, f)?;
+        let a = self.atoms(&v);
+        match a.as_slice() {
+            [] => Ok(Some(Vec::new())),
+            [x] => Ok(Some(vec![cast(x, name)?])),
+            _ => Err(format!("{name} of more than one item")),
+        }
     }
 
     fn eval_arg(&mut self, args: &[Expr], k: usize, f: &Focus) -> Result<Seq, Error> {
@@ -1027,6 +1082,294 @@ impl Env<'_> {
             Some(e) => self.eval(e, f),
             None => Err("a missing argument".into()),
         }
+    }
+}
+
+/// A sequence type of an `as` attribute: an atomic type (`xs:string`) and how many
+/// items it allows (`?`: at most one, `*`: any number, `+`: at least one, no sign:
+/// exactly one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SeqType {
+    atomic: &'static str,
+    at_least_one: bool,
+    many: bool,
+}
+
+impl SeqType {
+    fn read(text: &'static str) -> Result<Self, Error> {
+        let t = text.trim();
+        let (atomic, at_least_one, many) = match t.char_indices().last() {
+            Some((i, '?')) => (t.get(..i), false, false),
+            Some((i, '*')) => (t.get(..i), false, true),
+            Some((i, '+')) => (t.get(..i), true, true),
+            _ => (Some(t), true, false),
+        };
+        match atomic {
+            Some(
+                a @ ("xs:string" | "xs:boolean" | "xs:decimal" | "xs:integer" | "xs:double"
+                | "xs:date"),
+            ) => Ok(SeqType {
+                atomic: a,
+                at_least_one,
+                many,
+            }),
+            _ => Err(format!("the type {text} is not read")),
+        }
+    }
+}
+
+/// An `xsl:function` of a stylesheet (`artefacts::FUNCTIONS`), compiled once: its
+/// parameters, the type of its result and its body, each XPath parsed.
+#[derive(Debug)]
+pub(crate) struct Function {
+    /// Its name (`u:gln`).
+    name: &'static str,
+    /// How many parameters it takes.
+    arity: usize,
+    /// Its definition, or why it does not compile (a call of it is then an error).
+    def: Result<Definition, Error>,
+}
+
+#[derive(Debug)]
+struct Definition {
+    params: Vec<(&'static str, Option<SeqType>)>,
+    result: Option<SeqType>,
+    body: Vec<Instr>,
+}
+
+/// An instruction of a function's body ([`Instruction`], parsed).
+#[derive(Debug)]
+enum Instr {
+    Var(&'static str, Option<SeqType>, Expr),
+    Sequence(Expr),
+    Choose(Vec<(Expr, Vec<Instr>)>, Vec<Instr>),
+}
+
+impl Function {
+    /// Why the function does not compile, if it does not.
+    #[cfg(test)]
+    pub(crate) fn compile_error(&self) -> Option<&str> {
+        self.def.as_ref().err().map(String::as_str)
+    }
+
+    /// Parses a function's XPath once; a part that does not parse makes every call of
+    /// the function an error.
+    pub(crate) fn compile(source: &artefacts::Function) -> Self {
+        let ty = |t: Option<&'static str>| t.map(SeqType::read).transpose();
+        let def = (|| {
+            let mut params = Vec::with_capacity(source.params.len());
+            for p in source.params {
+                params.push((p.name, ty(p.ty)?));
+            }
+            Ok(Definition {
+                params,
+                result: ty(source.result)?,
+                body: compile_body(source.body)?,
+            })
+        })();
+        Function {
+            name: source.name,
+            arity: source.params.len(),
+            def,
+        }
+    }
+}
+
+fn compile_body(body: &'static [Instruction]) -> Result<Vec<Instr>, Error> {
+    let mut out = Vec::with_capacity(body.len());
+    for i in body {
+        out.push(match i {
+            Instruction::Var { name, ty, select } => {
+                Instr::Var(name, ty.map(SeqType::read).transpose()?, parse(select)?)
+            }
+            Instruction::Sequence(select) => Instr::Sequence(parse(select)?),
+            Instruction::Choose { when, otherwise } => {
+                let mut branches = Vec::with_capacity(when.len());
+                for (test, b) in *when {
+                    branches.push((parse(test)?, compile_body(b)?));
+                }
+                Instr::Choose(branches, compile_body(otherwise)?)
+            }
+        });
+    }
+    Ok(out)
+}
+
+impl Env<'_> {
+    /// A call of a stylesheet's function, as XSLT makes it: each argument evaluated
+    /// here and converted to its parameter's type, then the body evaluated with only
+    /// the parameters in scope (not the caller's variables) and no context item, and
+    /// its value converted to the function's type. Nested calls are bounded.
+    fn call_function(&mut self, fun: &Function, args: &[Expr], f: &Focus) -> Result<Seq, Error> {
+        let def = fun
+            .def
+            .as_ref()
+            .map_err(|e| format!("the function {} does not compile: {e}", fun.name))?;
+        if self.depth >= MAX_CALLS {
+            return Err(format!(
+                "{}: calls nested deeper than {MAX_CALLS}",
+                fun.name
+            ));
+        }
+        self.burn()?;
+        let mut bound = Vec::with_capacity(def.params.len());
+        for ((name, ty), e) in def.params.iter().zip(args) {
+            let v = self.eval(e, f)?;
+            let v = self
+                .convert(&v, ty.as_ref())
+                .map_err(|e| format!("{}, ${name}: {e}", fun.name))?;
+            bound.push(((*name).to_owned(), v));
+        }
+        let caller = std::mem::replace(&mut self.vars, bound);
+        self.depth += 1;
+        let absent = Focus {
+            item: None,
+            pos: 0,
+            size: 0,
+        };
+        let out = self.run_body(&def.body, &absent);
+        self.depth -= 1;
+        self.vars = caller;
+        self.convert(&out?, def.result.as_ref())
+            .map_err(|e| format!("the result of {}: {e}", fun.name))
+    }
+
+    /// The value of a body: its instructions in order, each variable in scope for the
+    /// ones after it (and no longer once the body is done).
+    fn run_body(&mut self, body: &[Instr], f: &Focus) -> Result<Seq, Error> {
+        let scope = self.vars.len();
+        let out = self.run_instructions(body, f);
+        self.vars.truncate(scope);
+        out
+    }
+
+    fn run_instructions(&mut self, body: &[Instr], f: &Focus) -> Result<Seq, Error> {
+        let mut out = Vec::new();
+        for ins in body {
+            self.burn()?;
+            match ins {
+                Instr::Var(name, ty, e) => {
+                    let v = self.eval(e, f)?;
+                    let v = self
+                        .convert(&v, ty.as_ref())
+                        .map_err(|e| format!("${name}: {e}"))?;
+                    self.vars.push(((*name).to_owned(), v));
+                }
+                Instr::Sequence(e) => out.extend(self.eval(e, f)?),
+                Instr::Choose(when, otherwise) => {
+                    let mut chosen = otherwise;
+                    for (test, b) in when {
+                        if ebv(&self.eval(test, f)?)? {
+                            chosen = b;
+                            break;
+                        }
+                    }
+                    out.extend(self.run_body(chosen, f)?);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// XSLT's function conversion rules for a declared type (none: the value as it
+    /// is): atomized, an untyped value cast to the type, a value of another type or
+    /// a wrong number of items an error (XTTE0790). A number here does not tell an
+    /// `xs:double` from an `xs:decimal`: any number but NaN is an `xs:decimal`, any
+    /// whole number an `xs:integer`.
+    fn convert(&self, v: &Seq, ty: Option<&SeqType>) -> Result<Seq, Error> {
+        let Some(ty) = ty else {
+            return Ok(v.clone());
+        };
+        let atoms = self.atoms(v);
+        if (atoms.is_empty() && ty.at_least_one) || (atoms.len() > 1 && !ty.many) {
+            return Err(format!("{} items where {:?} is required", atoms.len(), ty));
+        }
+        atoms.iter().map(|a| convert_atom(a, ty.atomic)).collect()
+    }
+
+    /// A variable's value.
+    fn variable(&self, name: &str) -> Result<&Seq, Error> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s)
+            .ok_or_else(|| format!("the variable ${name} is not bound"))
+    }
+
+    /// `$v[p]` where `p` does not read the focus and is a number: the item at that
+    /// position, without copying the variable's sequence (`$digits[$i + 1]` in a
+    /// loop). `Ok(None)` when `p` is not such a predicate.
+    fn index_variable(&mut self, name: &str, p: &Expr, f: &Focus) -> Result<Option<Seq>, Error> {
+        if !focus_free(p) {
+            return Ok(None);
+        }
+        if self.variable(name)?.is_empty() {
+            return Ok(Some(Vec::new()));
+        }
+        let v = self.eval(p, f)?;
+        let [Item::Num(n)] = v.as_slice() else {
+            return Ok(None);
+        };
+        let item = position(*n).and_then(|k| self.variable(name).ok()?.get(k).cloned());
+        Ok(Some(item.into_iter().collect()))
+    }
+}
+
+/// An atom converted to an atomic type as XSLT converts an argument (see
+/// [`Env::convert`]).
+fn convert_atom(a: &Atom, ty: &str) -> Result<Item, Error> {
+    let ok = match (a, ty) {
+        (Atom::Untyped(_), _) => return cast(a, ty),
+        (Atom::Str(_), "xs:string")
+        | (Atom::Bool(_), "xs:boolean")
+        | (Atom::Date(_), "xs:date")
+        | (Atom::Num(_), "xs:double")
+        | (Atom::Num(Some(_)), "xs:decimal") => true,
+        (Atom::Num(Some(d)), "xs:integer") => d.fract().is_zero(),
+        _ => false,
+    };
+    if ok {
+        Ok(atom_item(a.clone()))
+    } else {
+        Err(format!("{a:?} is not an {ty}"))
+    }
+}
+
+/// The index (0-based) a numeric predicate selects: none unless a whole number ≥ 1.
+fn position(n: Option<Decimal>) -> Option<usize> {
+    let n = n.filter(|d| d.fract().is_zero())?;
+    usize::try_from(n).ok()?.checked_sub(1)
+}
+
+/// Whether an expression surely does not read the focus (the context item, its
+/// position, the size): then it has the same value at every item a predicate filters.
+fn focus_free(e: &Expr) -> bool {
+    let all = |list: &[Expr]| list.iter().all(focus_free);
+    match e {
+        Expr::Str(_) | Expr::Num(_) | Expr::Var(_) => true,
+        // A function without argument may read the context item (`string()`).
+        Expr::Call(name, args) => {
+            (!args.is_empty() || matches!(name.as_str(), "true" | "false" | "current")) && all(args)
+        }
+        Expr::Seq(list) => all(list),
+        // A path's steps and a filter's predicates have a focus of their own.
+        Expr::Filter(a, _)
+        | Expr::Path(a, _)
+        | Expr::Neg(a)
+        | Expr::Castable(a, _, _)
+        | Expr::Cast(a, _, _) => focus_free(a),
+        Expr::Or(a, b)
+        | Expr::And(a, b)
+        | Expr::Compare(_, _, a, b)
+        | Expr::Arith(_, a, b)
+        | Expr::Union(a, b)
+        | Expr::Range(a, b) => focus_free(a) && focus_free(b),
+        Expr::If(c, t, e2) => focus_free(c) && focus_free(t) && focus_free(e2),
+        Expr::Quantified(_, binds, x) | Expr::For(binds, x) => {
+            binds.iter().all(|(_, b)| focus_free(b)) && focus_free(x)
+        }
+        Expr::Context | Expr::Root => false,
     }
 }
 
@@ -1290,6 +1633,9 @@ fn value_cmp(op: Cmp, x: &Atom, y: &Atom) -> Result<bool, Error> {
 
 fn arith(op: Arith, x: &Atom, y: &Atom) -> Result<Item, Error> {
     let (Some(a), Some(b)) = (number(x)?, number(y)?) else {
+        if op == Arith::IDiv {
+            return Err("an integer division of NaN (FOAR0002)".into());
+        }
         return Ok(Item::Num(None));
     };
     let v = match op {
