@@ -255,27 +255,6 @@ pub(crate) fn br_co_17(g: Group) -> R<bool> {
     }
 }
 
-/// BR-S-09: a standard-rated group's VAT is its taxable amount × its rate, within 1.
-pub(crate) fn br_s_09(g: Group) -> R<bool> {
-    let p = val(g.vat_percent.unwrap_or_default())?;
-    let tax = val(g.tax)?;
-    let taxable = val(g.taxable)?;
-    let (Some(p), Some(tax), Some(taxable)) = (p, tax, taxable) else {
-        return Ok(false);
-    };
-    within_one(tax.abs(), tax_of(taxable, p)?)
-}
-
-/// The categories whose "-08" rule compares for equality, with their rule.
-pub(crate) const EQUAL_08: [(&str, &str); 6] = [
-    ("Z", "BR-Z-08"),
-    ("E", "BR-E-08"),
-    ("AE", "BR-AE-08"),
-    ("K", "BR-IC-08"),
-    ("G", "BR-G-08"),
-    ("O", "BR-O-08"),
-];
-
 /// Sums of one VAT category (and rate, for S).
 #[derive(Debug, Clone, Copy)]
 struct Agg {
@@ -384,14 +363,6 @@ impl<'f> Index<'f> {
         update(self.by_category.entry(id).or_default());
         if let Some(agg) = self.s_rate_entry(id, percent) {
             update(agg);
-        }
-    }
-
-    /// A line-level allowance or charge of category `id`: it only makes its S rate
-    /// one that has an allowance or charge.
-    pub(crate) fn line_ac(&mut self, id: &str, percent: Num) {
-        if let Some(agg) = self.s_rate_entry(id, percent) {
-            agg.any_ac = true;
         }
     }
 

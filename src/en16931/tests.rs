@@ -8,7 +8,4 @@ fn one_text_per_rule_id() {
         assert!(text.starts_with(&format!("[{rule}]-")), "{rule}");
         assert_eq!(super::message(rule), *text);
     }
-    for rule in crate::received::RULES {
-        assert!(!super::message(rule).is_empty(), "{rule} has no text");
-    }
 }

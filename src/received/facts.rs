@@ -1,7 +1,6 @@
 //! What a received UBL states, as the reader keeps it ([`Facts`]): the values the
-//! received document and its checks need, the names of the elements read ([`N`]), and
-//! the [`Builder`] both readers feed with the same events (the byte scan of `scan`,
-//! and quick-xml's reader of `reader`).
+//! received document needs, the names of the elements read ([`N`]), and the
+//! [`Builder`] the walk of `reader` over the document model feeds, element by element.
 
 use super::lexical;
 use super::Check;
@@ -50,12 +49,6 @@ pub(crate) struct Category {
     pub(crate) exemption_reason_code: Option<String>,
     /// Whether an element of this category was seen (the first one is kept).
     pub(crate) seen: bool,
-}
-
-impl Category {
-    pub(crate) fn is_vat(&self) -> bool {
-        self.scheme == Some(true)
-    }
 }
 
 /// An allowance or charge (document or line level).
@@ -115,8 +108,6 @@ pub(crate) struct PartyFacts {
 /// A top-level line.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct LineFacts {
-    /// A `cac:CreditNoteLine` (else a `cac:InvoiceLine`).
-    pub(crate) credit: bool,
     pub(crate) invoiced_quantity: Num,
     pub(crate) invoiced_unit: Option<String>,
     pub(crate) credited_quantity: Num,
@@ -172,7 +163,6 @@ pub(crate) type NotUbl = String;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum N {
     Other,
-    Root,
     // cbc
     StreetName,
     AdditionalStreetName,
@@ -780,7 +770,7 @@ impl Builder {
     }
 
     /// The start of a structural element at `path` (the root excluded).
-    pub(super) fn open(&mut self, path: &[N], local: &[u8]) {
+    pub(super) fn open(&mut self, path: &[N]) {
         // Every element starts here; only these names start what the facts keep (the
         // last name of each arm below), so the others return before the slice patterns.
         if !matches!(
@@ -799,10 +789,7 @@ impl Builder {
             return;
         }
         match path {
-            [N::Line] => self.facts.lines.push(LineFacts {
-                credit: local == b"CreditNoteLine",
-                ..LineFacts::default()
-            }),
+            [N::Line] => self.facts.lines.push(LineFacts::default()),
             [N::Line, N::AllowanceCharge] => {
                 if let Some(l) = self.facts.lines.last_mut() {
                     l.allowance_charges.push(Ac::default());
@@ -921,7 +908,6 @@ pub(super) fn is_text_element(n: N) -> bool {
     !matches!(
         n,
         N::Other
-            | N::Root
             | N::PostalAddress
             | N::Country
             | N::SupplierParty

@@ -1,8 +1,8 @@
 //! Received documents (docs/peppol.md §4 and §6 "Reader"): any bytes in, a
 //! [`ReceivedDocument`] out. A Peppol UBL Invoice or CreditNote (BIS Billing 3.0, or
 //! any EN 16931 UBL) is read into the unified view of the interface, with its amounts
-//! as stated and never recomputed, and the EN 16931 sums they break listed in
-//! [`ReceivedDocument::checks`]; anything else (not XML, truncated XML, another root, a
+//! as stated and never recomputed, and every EN 16931 and Peppol rule it breaks listed
+//! in [`ReceivedDocument::checks`]; anything else (not XML, truncated XML, another root, a
 //! PDF) is a document of type `unknown` with the reason as its one check. Reading
 //! never fails and never panics.
 //!
@@ -21,16 +21,14 @@
 //!
 //! ## How the bytes are read
 //!
-//! One streaming pass with quick-xml's namespace-aware reader over the text (memory
-//! and time linear in the input; nothing like a DOM is built; only the values kept are
-//! copied). The UBL most senders write (ASCII names, namespaces declared on the root,
-//! no entity reference, CDATA or DOCTYPE) is first read by a byte scanner that feeds the
-//! same builder with the same events, 3.5× cheaper; on anything outside that strict
-//! subset, or any error, the scan gives up and quick-xml reads the bytes again, so the
-//! result never depends on which pass read it (tests compare both on every fixture,
-//! on mutated examples and on random XML). Elements are recognised by namespace and local name, whatever the
-//! prefixes. No DTD is read and no entity is expanded: a reference to any entity but
-//! the five XML predefines (and character references) makes the bytes `not_ubl`.
+//! The bytes are read once, into the document model the rule engine judges
+//! ([`crate::ubl::dom::Dom`], quick-xml's namespace-aware reader: memory and time
+//! linear in the input); the received view is one walk over its elements, and
+//! `checks` are the engine's findings over the same model. Elements are recognised by
+//! namespace and local name, whatever the prefixes. No DTD is read and no entity is
+//! expanded: a reference to any entity but the five XML predefines (and character
+//! references) makes the bytes `not_ubl`, and so do elements nested deeper than
+//! [`crate::ubl::dom::MAX_DEPTH`] (256; a UBL nests about 10 deep).
 //!
 //! ## Decisions taken where the specification is silent
 //!
@@ -67,25 +65,20 @@
 //! - `payment_status`: `unknown` when the total or the paid amount is null, the paid
 //!   amount is negative, or it exceeds a positive total; otherwise the rule of
 //!   docs/decisions.md §3.10 ([`PaymentStatus::derive`]).
-//! - `checks` lists the failed rules sorted by rule id, each once whatever the number
-//!   of its failing contexts, then the `unreadable` checks in document order. A rule
-//!   whose inputs include an unreadable value is not tested (the XSLT would stop on a
-//!   cast error); one whose sums overflow 28 digits is not tested either, and an
-//!   `unreadable` check says so.
-//! - The validator's double arithmetic in BR-S-08 (`xs:decimal(cbc:TaxableAmount - 1)`)
-//!   is done in exact decimals: the two differ only when a taxable amount is exactly
-//!   one unit off. Decimal division in PEPPOL-EN16931-R120 is truncated to 18
-//!   decimals, as Saxon divides.
-//! - A `cac:TaxCategory` below a price-level allowance is not read: BR-S-08's
-//!   "an allowance or charge of this rate exists" looks at document and line
-//!   allowances and charges.
+//! - `checks` lists every rule of the official artefacts the document breaks
+//!   (docs/peppol.md §4): the [`crate::ubl`] engine's findings, CEN EN 16931 and
+//!   OpenPeppol BIS Billing 3.0 (self-billing in place of billing when
+//!   `cbc:CustomizationID` names selfbilling), each `{"rule", "flag", "msg",
+//!   "location"}`, fatal entries first, then warnings, each group in the engine's
+//!   order (layer, pattern, document order: the same bytes give the same list); then
+//!   the `unreadable` notes of the reader in document order, and one for each assert
+//!   the document's values do not let the artefact evaluate (a cast the text does not
+//!   allow: the official validator stops there with an error).
 
-mod checks;
 mod embedded;
 mod facts;
 mod lexical;
 mod reader;
-mod scan;
 
 use crate::compute::{AllowanceKind, PaymentStatus};
 use crate::context::RelationKind;
@@ -99,18 +92,6 @@ use chrono::{DateTime, NaiveDate, Utc};
 use facts::{Ac, Category, Facts, Num, PartyFacts, Root};
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde_json::{json, Map, Value};
-
-pub use checks::RULES;
-
-/// For the differential fuzz target `received_scan`, not an API: whether the fast
-/// byte scan of a UBL text, when it reads it, reads what quick-xml's reader reads
-/// (`None` when the scan gives up). The scan stays beside quick-xml because it
-/// reads a UBL in about a third of the instructions (issue 18's profile: quick-xml
-/// alone makes reading 3.9× writing, the bar is 1.5×).
-#[doc(hidden)]
-pub fn scan_agrees_with_quick_xml(text: &str) -> Option<bool> {
-    reader::agrees_with_quick_xml(text)
-}
 
 closed_set! {
     /// What a received document is.
@@ -138,14 +119,23 @@ impl ReceivedType {
     }
 }
 
-/// One entry of `checks`: a rule and its message.
+/// One entry of `checks`: a rule the document breaks (with its flag and where), or an
+/// `unreadable` or `not_ubl` note (rule and message only).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Check {
-    /// The rule: an EN 16931 or Peppol rule id of [`RULES`], `unreadable` or `not_ubl`.
+    /// The rule: an id of the official artefacts (`BR-CO-10`, `PEPPOL-EN16931-R120`,
+    /// `UBL-CR-135`…), `unreadable` or `not_ubl`.
     pub rule: String,
-    /// The rule's text as the validation kit words it, or what could not be read.
+    /// `fatal` or `warning` as the artefact flags the assert; `None` for a note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag: Option<String>,
+    /// The rule's text as the artefact words it, or what could not be read.
     pub msg: String,
+    /// Where the rule's context stands, the XPath the official validator reports;
+    /// `None` for a note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
 }
 
 impl Check {
@@ -153,8 +143,38 @@ impl Check {
     pub(crate) fn unreadable(msg: String) -> Check {
         Check {
             rule: "unreadable".into(),
+            flag: None,
             msg,
+            location: None,
         }
+    }
+
+    /// The checks of a UBL text: every finding of the official artefacts' rules
+    /// ([`crate::ubl::engine::check`]), the fatal ones first, then the warnings, each group
+    /// in the engine's order (layer, pattern, document order); then an `unreadable`
+    /// note for each assert the document's values do not let the rule evaluate (the
+    /// official validator stops there with an error).
+    fn of_rules(dom: &crate::ubl::dom::Dom) -> Vec<Check> {
+        let report = crate::ubl::engine::check(dom);
+        let (fatal, warnings): (Vec<_>, Vec<_>) =
+            report.findings.into_iter().partition(|f| f.fatal);
+        let mut checks: Vec<Check> = fatal
+            .into_iter()
+            .chain(warnings)
+            .map(|f| Check {
+                rule: f.rule.to_owned(),
+                flag: Some(if f.fatal { "fatal" } else { "warning" }.to_owned()),
+                msg: f.text.to_owned(),
+                location: Some(f.location),
+            })
+            .collect();
+        for (rule, location, why) in report.unevaluated {
+            let msg = format!("{rule} cannot be tested at {location}: {why}");
+            if !checks.iter().any(|c| c.msg == msg) {
+                checks.push(Check::unreadable(msg));
+            }
+        }
+        checks
     }
 }
 
@@ -460,8 +480,12 @@ pub fn read(bytes: &[u8]) -> ReceivedDocument {
         return ReceivedDocument::not_ubl("not XML: the bytes are not UTF-8 text");
     };
     let body = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    match reader::read_facts(body) {
-        Ok(facts) => ReceivedDocument::from_facts(facts, text),
+    let dom = match crate::ubl::dom::Dom::read(body.as_bytes()) {
+        Ok(dom) => dom,
+        Err(e) => return ReceivedDocument::not_ubl(&e.0),
+    };
+    match reader::read_facts(&dom) {
+        Ok(facts) => ReceivedDocument::from_facts(facts, &dom, text),
         Err(msg) => ReceivedDocument::not_ubl(&msg),
     }
 }
@@ -624,13 +648,15 @@ impl ReceivedDocument {
         ReceivedDocument {
             checks: vec![Check {
                 rule: "not_ubl".into(),
+                flag: None,
                 msg: msg.to_owned(),
+                location: None,
             }],
             ..ReceivedDocument::default()
         }
     }
 
-    fn from_facts(f: Facts, text: &str) -> ReceivedDocument {
+    fn from_facts(f: Facts, dom: &crate::ubl::dom::Dom, text: &str) -> ReceivedDocument {
         let mut unreadable: Vec<Check> = Vec::new();
         let currency = f
             .currencies
@@ -650,7 +676,6 @@ impl ReceivedDocument {
         };
         let tax_amount = tax_amount(&f, currency.as_deref());
         let vat_breakdown = vat_breakdown(&f);
-        let (failed, notes) = checks::run(&f);
         let root = f.root;
         // collected at their number (not in the room of the read lines)
         let mut lines = Vec::with_capacity(f.lines.len());
@@ -660,16 +685,9 @@ impl ReceivedDocument {
                 .enumerate()
                 .map(|(i, l)| line_of(root, i, l, minor, &mut unreadable)),
         );
-        let mut all_checks: Vec<Check> = failed
-            .into_iter()
-            .map(|rule| Check {
-                rule: rule.to_owned(),
-                msg: crate::en16931::message(rule).to_owned(),
-            })
-            .collect();
+        let mut all_checks = Check::of_rules(dom);
         all_checks.extend(f.unreadable);
         all_checks.extend(unreadable);
-        all_checks.extend(notes);
         let payment_remittance = f.payment_id;
         ReceivedDocument {
             doc_type: match f.root {
@@ -898,7 +916,12 @@ impl serde::Serialize for Response<'_> {
         let checks: Vec<Value> = doc
             .checks
             .iter()
-            .map(|c| json!({"rule": c.rule, "msg": c.msg}))
+            .map(|c| match (&c.flag, &c.location) {
+                (Some(flag), Some(location)) => {
+                    json!({"rule": c.rule, "flag": flag, "msg": c.msg, "location": location})
+                }
+                _ => json!({"rule": c.rule, "msg": c.msg}),
+            })
             .collect();
         m.serialize_entry("checks", &checks)?;
         m.end()
