@@ -27,12 +27,9 @@ pub const MAX_DEPTH: usize = 256;
 struct Node {
     /// Its namespace (an index into [`Dom::namespaces`]; 0 is no namespace).
     ns: u32,
-    /// Its local name, a range of [`Dom::strings`].
-    name: Range<u32>,
+    /// Its local name (an index into [`Dom::names`]).
+    name: u32,
     parent: NodeId,
-    first_child: NodeId,
-    last_child: NodeId,
-    next_sibling: NodeId,
     /// Its own text (its text children, concatenated), a range of [`Dom::strings`].
     text: Range<u32>,
     /// Its attributes, a range of [`Dom::attrs`].
@@ -43,11 +40,12 @@ struct Node {
     end: NodeId,
 }
 
-/// One attribute: its local name and its value (both ranges of [`Dom::strings`]);
-/// attributes in a namespace (`xmlns:…`, `xsi:…`) are not kept.
+/// One attribute: its local name (an index into [`Dom::names`]) and its value (a
+/// range of [`Dom::strings`]); attributes in a namespace (`xmlns:…`, `xsi:…`) are not
+/// kept.
 #[derive(Debug, Clone)]
 struct Attr {
-    name: Range<u32>,
+    name: u32,
     value: Range<u32>,
 }
 
@@ -58,9 +56,13 @@ pub struct Dom {
     attrs: Vec<Attr>,
     strings: String,
     namespaces: Vec<String>,
+    /// Every local name of an element or attribute, once (a UBL has a few hundred).
+    names: Vec<String>,
+    /// The index of each name in `names`, while the document is read.
+    name_index: std::collections::HashMap<String, u32>,
     /// The elements of each (namespace, local name), in document order: built when a
     /// rule first asks for the elements of a name below some element.
-    by_name: std::cell::OnceCell<std::collections::HashMap<(u32, String), Vec<NodeId>>>,
+    by_name: std::cell::OnceCell<std::collections::HashMap<(u32, u32), Vec<NodeId>>>,
 }
 
 /// Why bytes are not a document.
@@ -83,7 +85,12 @@ impl Dom {
         let text = std::str::from_utf8(bytes)
             .map_err(|e| NotXml(format!("the bytes are not UTF-8: {e}")))?;
         let mut reader = NsReader::from_str(text);
+        // An element starts with `<` and no `</`: room for them all at once (growing
+        // the arena by doubling would hold two copies of it at its peak).
+        let tags = text.matches('<').count();
+        let ends = text.matches("</").count();
         let mut dom = Dom {
+            nodes: Vec::with_capacity(tags.saturating_sub(ends)),
             namespaces: vec![String::new()],
             ..Dom::default()
         };
@@ -144,6 +151,8 @@ impl Dom {
         if !stack.is_empty() {
             return Err(bad("the root element is not closed"));
         }
+        dom.name_index = std::collections::HashMap::new();
+        dom.nodes.shrink_to_fit();
         Ok(dom)
     }
 
@@ -156,6 +165,17 @@ impl Dom {
             (Ok(a), Ok(b)) => Ok(a..b),
             _ => Err(NotXml("more than 4 GiB of text".into())),
         }
+    }
+
+    /// The index of a local name, kept once.
+    fn intern(&mut self, local: &str) -> Result<u32, NotXml> {
+        if let Some(&i) = self.name_index.get(local) {
+            return Ok(i);
+        }
+        let i = u32::try_from(self.names.len()).map_err(|_| NotXml("too many names".into()))?;
+        self.names.push(local.to_owned());
+        self.name_index.insert(local.to_owned(), i);
+        Ok(i)
     }
 
     /// The index of a namespace, kept once.
@@ -187,7 +207,7 @@ impl Dom {
             .ok_or_else(|| NotXml("too many elements".into()))?;
         let ns = self.namespace(ns);
         let local = e.local_name().into_inner().to_owned();
-        let name = self.keep(&local)?;
+        let name = self.intern(&local)?;
         let attrs_start = self.attrs.len();
         for a in e.attributes() {
             let a = a.map_err(bad)?;
@@ -198,7 +218,7 @@ impl Dom {
             let value = a
                 .normalized_value(quick_xml::XmlVersion::Implicit1_0)
                 .map_err(bad)?;
-            let name = self.keep(key.local_name().into_inner())?;
+            let name = self.intern(key.local_name().into_inner())?;
             let value = self.keep(&value)?;
             self.attrs.push(Attr { name, value });
         }
@@ -210,23 +230,11 @@ impl Dom {
             ns,
             name,
             parent,
-            first_child: NONE,
-            last_child: NONE,
-            next_sibling: NONE,
             text: here..here,
             attrs,
             depth: u16::try_from(stack.len()).unwrap_or(u16::MAX),
             end: id.saturating_add(1),
         });
-        if let Some(p) = self.nodes.get_mut(parent as usize) {
-            let last = p.last_child;
-            p.last_child = id;
-            if last == NONE {
-                p.first_child = id;
-            } else if let Some(l) = self.nodes.get_mut(last as usize) {
-                l.next_sibling = id;
-            }
-        }
         Ok(id)
     }
 
@@ -290,7 +298,9 @@ impl Dom {
 
     /// The element's local name.
     pub fn name(&self, id: NodeId) -> &str {
-        self.node(id).map_or("", |n| self.str(&n.name))
+        self.node(id)
+            .and_then(|n| self.names.get(n.name as usize))
+            .map_or("", String::as_str)
     }
 
     /// The element's namespace URI (empty for none).
@@ -317,9 +327,13 @@ impl Dom {
 
     /// The element's children, in document order.
     pub fn children(&self, id: NodeId) -> Children<'_> {
+        // In document order an element's first child, if any, comes right after it,
+        // and each child's next sibling right after the child's subtree.
+        let end = self.subtree_end(id);
         Children {
             dom: self,
-            next: self.node(id).map_or(NONE, |n| n.first_child),
+            next: id.saturating_add(1),
+            end,
         }
     }
 
@@ -338,10 +352,10 @@ impl Dom {
     /// anywhere, for `None`), in document order.
     pub fn named_below(&self, uri: &str, local: &str, id: Option<NodeId>) -> &[NodeId] {
         let index = self.by_name.get_or_init(|| {
-            let mut m: std::collections::HashMap<(u32, String), Vec<NodeId>> =
+            let mut m: std::collections::HashMap<(u32, u32), Vec<NodeId>> =
                 std::collections::HashMap::new();
             for (i, n) in self.nodes.iter().enumerate() {
-                let key = (n.ns, self.str(&n.name).to_owned());
+                let key = (n.ns, n.name);
                 m.entry(key)
                     .or_default()
                     .push(NodeId::try_from(i).unwrap_or(NONE));
@@ -351,9 +365,13 @@ impl Dom {
         let Some(ns) = self.namespaces.iter().position(|n| n == uri) else {
             return &[];
         };
+        let Some(name) = self.names.iter().position(|n| n == local) else {
+            return &[];
+        };
         let Some(all) = u32::try_from(ns)
             .ok()
-            .and_then(|ns| index.get(&(ns, local.to_owned())))
+            .zip(u32::try_from(name).ok())
+            .and_then(|key| index.get(&key))
         else {
             return &[];
         };
@@ -394,11 +412,10 @@ impl Dom {
         let range = self
             .node(id)
             .map_or(0..0, |n| n.attrs.start as usize..n.attrs.end as usize);
-        self.attrs
-            .get(range)
-            .unwrap_or(&[])
-            .iter()
-            .map(|a| (self.str(&a.name), self.str(&a.value)))
+        self.attrs.get(range).unwrap_or(&[]).iter().map(|a| {
+            let name = self.names.get(a.name as usize).map_or("", String::as_str);
+            (name, self.str(&a.value))
+        })
     }
 
     /// How many attributes the element has.
@@ -460,6 +477,8 @@ impl Dom {
 pub struct Children<'a> {
     dom: &'a Dom,
     next: NodeId,
+    /// The end of the parent's subtree.
+    end: NodeId,
 }
 
 impl Iterator for Children<'_> {
@@ -467,8 +486,10 @@ impl Iterator for Children<'_> {
 
     fn next(&mut self) -> Option<NodeId> {
         let id = self.next;
-        let node = self.dom.node(id)?;
-        self.next = node.next_sibling;
+        if id >= self.end {
+            return None;
+        }
+        self.next = self.dom.subtree_end(id).max(id.saturating_add(1));
         Some(id)
     }
 }

@@ -164,29 +164,7 @@ impl Env<'_> {
                 let s = self.eval(base, f)?;
                 self.filter(s, preds)?
             }
-            Expr::Path(start, steps) => {
-                let mut s = self.eval(start, f)?;
-                let mut k = 0;
-                while let Some(step) = steps.get(k) {
-                    // `//x[p]` (descendant-or-self::node()/child::x[p]) is
-                    // descendant::x[p] when no predicate counts positions: one pass.
-                    if let (
-                        Step::Axis(Axis::DescendantOrSelf, Test::Node, first),
-                        Some(Step::Axis(Axis::Child, test, preds)),
-                    ) = (step, steps.get(k + 1))
-                    {
-                        if first.is_empty() && preds.iter().all(|p| self.not_positional(p)) {
-                            let merged = Step::Axis(Axis::Descendant, test.clone(), preds.clone());
-                            s = self.step(&s, &merged)?;
-                            k += 2;
-                            continue;
-                        }
-                    }
-                    s = self.step(&s, step)?;
-                    k += 1;
-                }
-                s
-            }
+            Expr::Path(start, steps) => self.path(start, steps, f)?,
             Expr::Call(name, args) => self.call(name, args, f)?,
             Expr::Or(a, b) => {
                 let v = ebv(&self.eval(a, f)?)? || ebv(&self.eval(b, f)?)?;
@@ -199,6 +177,57 @@ impl Env<'_> {
             Expr::If(..) | Expr::Quantified(..) | Expr::For(..) => return self.control(e, f),
             _ => return self.operator(e, f),
         })
+    }
+
+    /// A path: where it starts, then each step from every item of the last.
+    fn path(&mut self, start: &Expr, steps: &[Step], f: &Focus) -> Result<Seq, Error> {
+        let mut s = self.eval(start, f)?;
+        let mut k = 0;
+        while let Some(step) = steps.get(k) {
+            // `//x[p]` (descendant-or-self::node()/child::x[p]) is
+            // descendant::x[p] when no predicate counts positions: one pass;
+            // `//@a` the attributes of every element, without listing them.
+            if let (
+                Step::Axis(Axis::DescendantOrSelf, Test::Node, first),
+                Some(Step::Axis(next @ (Axis::Child | Axis::Attribute), test, preds)),
+            ) = (step, steps.get(k + 1))
+            {
+                if first.is_empty() && preds.iter().all(|p| self.not_positional(p)) {
+                    s = if *next == Axis::Child {
+                        self.step_axis(&s, Axis::Descendant, test, preds)?
+                    } else {
+                        let found = self.attributes_below(&s, test);
+                        self.filter(found, preds)?
+                    };
+                    k += 2;
+                    continue;
+                }
+            }
+            // `//(a | b)`: descendant::a | descendant::b.
+            if let (Step::Axis(Axis::DescendantOrSelf, Test::Node, first), Some(Step::Expr(e))) =
+                (step, steps.get(k + 1))
+            {
+                let mut branches = Vec::new();
+                if first.is_empty()
+                    && child_union(e, &mut branches)
+                    && branches
+                        .iter()
+                        .all(|(_, preds)| preds.iter().all(|p| self.not_positional(p)))
+                {
+                    let mut all = Vec::new();
+                    for (test, preds) in branches {
+                        all.extend(self.step_axis(&s, Axis::Descendant, test, preds)?);
+                    }
+                    sort_dedup(&mut all);
+                    s = all;
+                    k += 2;
+                    continue;
+                }
+            }
+            s = self.step(&s, step)?;
+            k += 1;
+        }
+        Ok(s)
     }
 
     /// `if`, `some`/`every` and `for`.
@@ -469,28 +498,131 @@ impl Env<'_> {
     }
 
     fn step(&mut self, input: &Seq, step: &Step) -> Result<Seq, Error> {
+        let Step::Expr(e) = step else {
+            if let Step::Axis(axis, test, preds) = step {
+                return self.step_axis(input, *axis, test, preds);
+            }
+            return Ok(Vec::new());
+        };
         let mut out = Vec::new();
         let size = input.len();
         for (i, item) in input.iter().enumerate() {
-            match step {
-                Step::Axis(axis, test, preds) => {
-                    let found = self.axis(item, *axis, test);
-                    out.extend(self.filter(found, preds)?);
-                }
-                Step::Expr(e) => {
-                    let focus = Focus {
-                        item: Some(item.clone()),
-                        pos: i + 1,
-                        size,
-                    };
-                    out.extend(self.eval(e, &focus)?);
-                }
+            let focus = Focus {
+                item: Some(item.clone()),
+                pos: i + 1,
+                size,
+            };
+            out.extend(self.eval(e, &focus)?);
+        }
+        if out.iter().all(is_node) {
+            sort_dedup(&mut out);
+        }
+        Ok(out)
+    }
+
+    /// `axis::test[preds]` from every item of `input`, in document order.
+    fn step_axis(
+        &mut self,
+        input: &Seq,
+        axis: Axis,
+        test: &Test,
+        preds: &[Expr],
+    ) -> Result<Seq, Error> {
+        let mut out = Vec::new();
+        for item in input {
+            if axis == Axis::Descendant
+                && matches!(test, Test::Any | Test::AnyIn(_))
+                && !preds.is_empty()
+                && preds.iter().all(|p| self.not_positional(p))
+            {
+                self.descendants_where(item, test, preds, &mut out)?;
+            } else {
+                let found = self.axis(item, axis, test);
+                out.extend(self.filter(found, preds)?);
             }
         }
         if out.iter().all(is_node) {
             sort_dedup(&mut out);
         }
         Ok(out)
+    }
+
+    /// `descendant-or-self::node()/attribute::test` from every item of `input`: the
+    /// attributes of each element walked, in document order.
+    fn attributes_below(&self, input: &Seq, test: &Test) -> Seq {
+        let d = self.dom;
+        let mut out = Vec::new();
+        for item in input {
+            let range = match item {
+                Item::Doc => d.subtree(d.root()),
+                Item::Node(n) => d.subtree(*n),
+                _ => continue,
+            };
+            for n in range {
+                let count = u32::try_from(d.attribute_count(n)).unwrap_or(0);
+                out.extend(
+                    (0..count)
+                        .map(|i| Item::Attr(n, i))
+                        .filter(|a| self.passes(a, Axis::Attribute, test)),
+                );
+            }
+        }
+        sort_dedup(&mut out);
+        out
+    }
+
+    /// `descendant::*[p]…` with predicates that do not select by position: each element
+    /// below `item` is tested as it is walked, never all of them gathered first (on a
+    /// 50 MB document that list alone would be 30 MB).
+    fn descendants_where(
+        &mut self,
+        item: &Item,
+        test: &Test,
+        preds: &[Expr],
+        out: &mut Seq,
+    ) -> Result<(), Error> {
+        let d = self.dom;
+        let range = match item {
+            Item::Doc => d.subtree(d.root()),
+            Item::Node(n) => {
+                let r = d.subtree(*n);
+                r.start.saturating_add(1)..r.end
+            }
+            _ => return Ok(()),
+        };
+        let size = range
+            .clone()
+            .filter(|&n| self.passes(&Item::Node(n), Axis::Descendant, test))
+            .count();
+        let mut pos = 0;
+        for n in range {
+            let candidate = Item::Node(n);
+            if !self.passes(&candidate, Axis::Descendant, test) {
+                continue;
+            }
+            pos += 1;
+            let mut keep = true;
+            for p in preds {
+                let focus = Focus {
+                    item: Some(candidate.clone()),
+                    pos,
+                    size,
+                };
+                let v = self.eval(p, &focus)?;
+                let holds = match v.as_slice() {
+                    [Item::Num(k)] => *k == Some(Decimal::from(pos)),
+                    _ => ebv(&v)?,
+                };
+                if !holds {
+                    keep = false;
+                    break;
+                }
+            }
+            if keep {
+                out.push(candidate);
+            }
+        }
+        Ok(())
     }
 
     /// The items of an axis from `item` that pass `test`, in the axis's order.
@@ -1408,6 +1540,23 @@ fn not_positional(p: &Expr) -> bool {
                 | "ends-with"
                 | "matches"
         ),
+        _ => false,
+    }
+}
+
+/// The branches of `(child::a[p] | child::b[q] …)`, an expression that selects children
+/// of the context by name: `false` for any other expression.
+fn child_union<'e>(e: &'e Expr, out: &mut Vec<(&'e Test, &'e [Expr])>) -> bool {
+    match e {
+        Expr::Seq(list) => matches!(list.as_slice(), [one] if child_union(one, out)),
+        Expr::Union(a, b) => child_union(a, out) && child_union(b, out),
+        Expr::Path(start, steps) => match (&**start, steps.as_slice()) {
+            (Expr::Context, [Step::Axis(Axis::Child, test @ Test::Name(..), preds)]) => {
+                out.push((test, preds));
+                true
+            }
+            _ => false,
+        },
         _ => false,
     }
 }
