@@ -668,6 +668,17 @@ impl Env<'_> {
             }
             return out;
         }
+        if let (Axis::Child, Item::Node(n), Test::Name(..) | Test::Any | Test::AnyIn(_)) =
+            (axis, item, test)
+        {
+            // Children by name: tested as they are walked, no list of all of them.
+            return self
+                .dom
+                .children(*n)
+                .map(Item::Node)
+                .filter(|i| self.passes(i, axis, test))
+                .collect();
+        }
         let nodes = match axis {
             Axis::PrecedingSibling | Axis::FollowingSibling | Axis::Preceding | Axis::Following => {
                 self.sideways(item, axis)
