@@ -7,7 +7,7 @@
 #
 # Seeds: fuzz/seeds/TARGET, the kept corpus, and for the targets that read them the
 # bundled scenarios and spec examples (simulator) or the UBL fixtures (received,
-# received_scan). The log goes to fuzz/logs/TARGET.log (ignored by git); its last
+# ubl_validate). The log goes to fuzz/logs/TARGET.log (ignored by git); its last
 # `#N DONE` line and `stat::` lines are what fuzz/README.md records.
 #
 # CPU=N pins the run to core N (taskset) so that work on the other cores cannot take
@@ -30,11 +30,11 @@ case "$t" in
   payment_terms) dict="-dict=dicts/terms.dict" ;;
   structured_reference) dict="-dict=dicts/reference.dict" ;;
   attachment) dict="-dict=dicts/attachment.dict" ;;
-  received|received_scan) extra="../tests/fixtures/peppol" ;;
+  received|ubl_validate) extra="../tests/fixtures/peppol" ;;
 esac
 max_len=""
 case "$t" in
-  received|received_scan) max_len="-max_len=65536" ;;
+  received|ubl_validate) max_len="-max_len=65536" ;;
 esac
 pin=""
 [ -n "${CPU:-}" ] && pin="taskset -c $CPU"
