@@ -15,7 +15,7 @@
 
 use super::dom::{Dom, NodeId};
 use super::xpath::eval::{Env, Function, Item, Seq};
-use super::xpath::parse::{parse, Expr};
+use super::xpath::parse::{children_mut, parse, reads_outside, Axis, Expr, Step, Test};
 use crate::en16931::artefacts::{Flag, Layer, ASSERTS, FUNCTIONS, VARIABLES};
 use std::sync::OnceLock;
 
@@ -167,7 +167,7 @@ fn compile(layer: Layer) -> Compiled {
         .filter(|v| v.layer == layer && v.rule.is_none())
         .map(|v| (v.name, parse(v.value)))
         .collect();
-    Compiled {
+    let mut compiled = Compiled {
         layer,
         globals,
         functions: FUNCTIONS
@@ -184,6 +184,113 @@ fn compile(layer: Layer) -> Compiled {
                 }
             })
             .collect(),
+    };
+    share(&mut compiled);
+    compiled
+}
+
+/// Every expression of a layer (globals, contexts, rule variables, asserts).
+fn expressions(c: &mut Compiled) -> Vec<&mut Expr> {
+    let mut out: Vec<&mut Expr> = c
+        .globals
+        .iter_mut()
+        .filter_map(|(_, e)| e.as_mut().ok())
+        .collect();
+    for rule in c.patterns.iter_mut().flat_map(|p| p.rules.iter_mut()) {
+        out.extend(rule.context.as_mut().ok());
+        out.extend(
+            rule.variables
+                .iter_mut()
+                .filter_map(|(_, e)| e.as_mut().ok()),
+        );
+        out.extend(rule.asserts.iter_mut().filter_map(|(_, e)| e.as_mut().ok()));
+    }
+    out
+}
+
+/// Marks as [`Expr::Shared`] the longest start of each path from the root that reads
+/// no variable and that the layer's expressions read more than once
+/// (`//cac:ClassifiedTaxCategory[cac:TaxScheme/…='VAT']` starts the tests of every VAT
+/// category): evaluated once a document, its value is then reused. A start is never
+/// cut right after `//` (that would keep every element of the document).
+fn share(c: &mut Compiled) {
+    let mut seen: Vec<(Expr, usize)> = Vec::new();
+    for e in expressions(c) {
+        count_root_paths(e, &mut seen);
+    }
+    let shared: Vec<Expr> = seen
+        .into_iter()
+        .filter(|(_, n)| *n > 1)
+        .map(|(e, _)| e)
+        .collect();
+    if shared.is_empty() {
+        return;
+    }
+    for e in expressions(c) {
+        mark_root_paths(e, &shared);
+    }
+}
+
+/// The steps of a path from the root that reads nothing else.
+fn root_steps(e: &Expr) -> Option<&[Step]> {
+    match e {
+        Expr::Path(start, steps) if matches!(**start, Expr::Root) && !reads_outside(e) => {
+            Some(steps)
+        }
+        _ => None,
+    }
+}
+
+/// The lengths at which a path's start may be kept: after a step that is not `//`.
+fn cuts(steps: &[Step]) -> impl Iterator<Item = usize> + '_ {
+    (1..=steps.len()).filter(|&k| {
+        !matches!(
+            steps.get(k - 1),
+            Some(Step::Axis(Axis::DescendantOrSelf, Test::Node, p)) if p.is_empty()
+        )
+    })
+}
+
+fn count_root_paths(e: &mut Expr, seen: &mut Vec<(Expr, usize)>) {
+    if let Some(steps) = root_steps(e) {
+        for k in cuts(steps) {
+            let start = Expr::Path(Box::new(Expr::Root), steps.get(..k).unwrap_or(&[]).to_vec());
+            match seen.iter_mut().find(|(x, _)| *x == start) {
+                Some((_, n)) => *n += 1,
+                None => seen.push((start, 1)),
+            }
+        }
+        return;
+    }
+    for child in children_mut(e) {
+        count_root_paths(child, seen);
+    }
+}
+
+fn mark_root_paths(e: &mut Expr, shared: &[Expr]) {
+    if let Some(steps) = root_steps(e) {
+        let longest = cuts(steps)
+            .filter_map(|k| {
+                let start =
+                    Expr::Path(Box::new(Expr::Root), steps.get(..k).unwrap_or(&[]).to_vec());
+                shared.iter().position(|x| *x == start).map(|id| (k, id))
+            })
+            .last();
+        if let (Some((k, id)), Expr::Path(_, steps)) = (longest, &mut *e) {
+            let rest = steps.split_off(k);
+            let start = Expr::Path(Box::new(Expr::Root), std::mem::take(steps));
+            let id = u32::try_from(id).unwrap_or(u32::MAX);
+            let shared = Expr::Shared(id, Box::new(start));
+            *e = if rest.is_empty() {
+                shared
+            } else {
+                Expr::Path(Box::new(shared), rest)
+            };
+        }
+        return;
+    }
+    for child in children_mut(e) {
+        mark_root_paths(child, shared);
     }
 }
 
@@ -239,6 +346,7 @@ pub fn check(dom: &Dom) -> Report {
 
 fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report) {
     env.vars.clear();
+    env.shared.clear();
     env.functions = &c.functions;
     for (name, e) in &c.globals {
         let value: Seq = match e {

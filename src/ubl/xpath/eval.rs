@@ -66,6 +66,9 @@ pub struct Env<'a> {
     pub functions: &'a [Function],
     /// How many calls of those functions are under way (bounded by [`MAX_CALLS`]).
     depth: usize,
+    /// The values of the [`Expr::Shared`] paths met so far, by number (cleared when
+    /// another stylesheet, whose paths are numbered anew, is applied).
+    pub shared: Vec<Option<Seq>>,
 }
 
 /// How deep calls of the stylesheets' functions may nest (`u:addPIVA` calls itself once
@@ -107,6 +110,7 @@ impl<'a> Env<'a> {
             fuel,
             functions,
             depth: 0,
+            shared: Vec::new(),
         }
     }
 }
@@ -166,6 +170,20 @@ impl Env<'_> {
             }
             Expr::Path(start, steps) => self.path(start, steps, f)?,
             Expr::Call(name, args) => self.call(name, args, f)?,
+            Expr::Shared(id, e) => {
+                if let Some(Some(value)) = self.shared.get(*id as usize) {
+                    return Ok(value.clone());
+                }
+                let value = self.eval(e, f)?;
+                let slot = *id as usize;
+                if self.shared.len() <= slot {
+                    self.shared.resize(slot + 1, None);
+                }
+                if let Some(cell) = self.shared.get_mut(slot) {
+                    *cell = Some(value.clone());
+                }
+                value
+            }
             Expr::Or(a, b) => {
                 let v = ebv(&self.eval(a, f)?)? || ebv(&self.eval(b, f)?)?;
                 vec![Item::Bool(v)]
@@ -1490,7 +1508,8 @@ fn position(n: Option<Decimal>) -> Option<usize> {
 fn focus_free(e: &Expr) -> bool {
     let all = |list: &[Expr]| list.iter().all(focus_free);
     match e {
-        Expr::Str(_) | Expr::Num(_) | Expr::Var(_) => true,
+        // a shared path starts at the root: no focus
+        Expr::Str(_) | Expr::Num(_) | Expr::Var(_) | Expr::Shared(..) => true,
         // A function without argument may read the context item (`string()`).
         Expr::Call(name, args) => {
             (!args.is_empty() || matches!(name.as_str(), "true" | "false" | "current")) && all(args)
@@ -1539,6 +1558,7 @@ impl Env<'_> {
 /// combination, a path or a boolean function).
 fn not_positional(p: &Expr) -> bool {
     match p {
+        Expr::Shared(_, inner) => not_positional(inner),
         Expr::Compare(..) | Expr::And(..) | Expr::Or(..) | Expr::Path(..) => true,
         Expr::Call(name, _) => matches!(
             name.as_str(),

@@ -102,6 +102,10 @@ pub enum Expr {
     /// `castable as T?` (the bool: `?`).
     Castable(Box<Expr>, String, bool),
     Cast(Box<Expr>, String, bool),
+    /// A path from the document root that reads no variable: the same value wherever
+    /// it is evaluated in one document, so the evaluator keeps it once a document by
+    /// its number (`engine` marks the ones several asserts share).
+    Shared(u32, Box<Expr>),
 }
 
 /// A token.
@@ -721,5 +725,58 @@ fn mentions(e: &Expr, name: &str) -> bool {
         Expr::Neg(a) | Expr::Castable(a, _, _) | Expr::Cast(a, _, _) => mentions(a, name),
         Expr::If(c, t, f) => mentions(c, name) || mentions(t, name) || mentions(f, name),
         Expr::Quantified(_, b, x) | Expr::For(b, x) => binds(b) || mentions(x, name),
+        Expr::Shared(_, x) => mentions(x, name),
+    }
+}
+
+/// The expressions directly inside `e`, to change them.
+pub(crate) fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
+    match e {
+        Expr::Str(_) | Expr::Num(_) | Expr::Var(_) | Expr::Context | Expr::Root => Vec::new(),
+        Expr::Seq(list) | Expr::Call(_, list) => list.iter_mut().collect(),
+        Expr::Filter(base, preds) => {
+            let mut v: Vec<&mut Expr> = vec![&mut **base];
+            v.extend(preds.iter_mut());
+            v
+        }
+        Expr::Path(start, steps) => {
+            let mut v: Vec<&mut Expr> = vec![&mut **start];
+            for s in steps.iter_mut() {
+                match s {
+                    Step::Axis(_, _, preds) => v.extend(preds.iter_mut()),
+                    Step::Expr(x) => v.push(x),
+                }
+            }
+            v
+        }
+        Expr::Or(a, b)
+        | Expr::And(a, b)
+        | Expr::Compare(_, _, a, b)
+        | Expr::Arith(_, a, b)
+        | Expr::Union(a, b)
+        | Expr::Range(a, b) => vec![&mut **a, &mut **b],
+        Expr::Neg(a) | Expr::Castable(a, _, _) | Expr::Cast(a, _, _) | Expr::Shared(_, a) => {
+            vec![&mut **a]
+        }
+        Expr::If(c, t, f) => vec![&mut **c, &mut **t, &mut **f],
+        Expr::Quantified(_, b, x) | Expr::For(b, x) => {
+            let mut v: Vec<&mut Expr> = b.iter_mut().map(|(_, e)| e).collect();
+            v.push(&mut **x);
+            v
+        }
+    }
+}
+
+/// Whether `e` reads anything but the document: a variable, or XSLT's `current()`.
+pub(crate) fn reads_outside(e: &Expr) -> bool {
+    let mut e = e.clone();
+    reads_outside_mut(&mut e)
+}
+
+fn reads_outside_mut(e: &mut Expr) -> bool {
+    match e {
+        Expr::Var(_) => true,
+        Expr::Call(name, _) if name == "current" => true,
+        _ => children_mut(e).into_iter().any(reads_outside_mut),
     }
 }
