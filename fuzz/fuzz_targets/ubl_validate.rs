@@ -24,11 +24,12 @@ fuzz_target!(|bytes: &[u8]| {
         "validating is deterministic"
     );
     for f in &report.findings {
-        assert!(f.location.starts_with("/*:"), "{}: {}", f.rule, f.location);
+        // an element in no namespace is written `/name[1]`, one in a namespace `/*:name[…][1]`
+        assert!(f.location.starts_with('/'), "{}: {}", f.rule, f.location);
         assert!(!f.text.is_empty(), "{}", f.rule);
     }
     for (rule, location, why) in &report.unevaluated {
-        assert!(location.starts_with("/*:") && !why.is_empty(), "{rule}");
+        assert!(location.starts_with('/') && !why.is_empty(), "{rule}");
     }
     let doc = read(bytes);
     if !doc.xml_available {
