@@ -1649,13 +1649,29 @@ fn num_string(n: Option<Decimal>) -> String {
 fn number(a: &Atom) -> Result<Option<Decimal>, Error> {
     Ok(match a {
         Atom::Num(n) => *n,
-        Atom::Untyped(s) | Atom::Str(s) => parse_number(s),
+        Atom::Untyped(s) | Atom::Str(s) => parse_double(s),
         Atom::Bool(b) => Some(if *b { Decimal::ONE } else { Decimal::ZERO }),
         Atom::Date(_) => return Err("a date is not a number".into()),
     })
 }
 
-/// A number's text as `xs:double` reads it (no exponent here: a decimal), trimmed.
+/// A number's text as `xs:double` reads it, trimmed: a decimal, or a decimal with an
+/// exponent (`9.324E3`, `1e3`), kept exactly when a `Decimal` holds it; anything else
+/// (`INF`, `NaN`, an exponent out of range) is NaN.
+fn parse_double(s: &str) -> Option<Decimal> {
+    let t = s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\r' | '\n'));
+    let Some((mantissa, exponent)) = t.split_once(['e', 'E']) else {
+        return parse_number(t);
+    };
+    let digits = exponent.strip_prefix(['-', '+']).unwrap_or(exponent);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    parse_number(mantissa)?;
+    Decimal::from_scientific(t).ok()
+}
+
+/// A number's text as `xs:decimal` reads it (no exponent), trimmed.
 fn parse_number(s: &str) -> Option<Decimal> {
     let t = s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\r' | '\n'));
     if t.is_empty() || t.starts_with('+') && t.get(1..).is_some_and(|r| r.starts_with(['+', '-'])) {
@@ -1701,6 +1717,9 @@ fn cast(a: &Atom, ty: &str) -> Result<Item, Error> {
             } else {
                 Decimal::ZERO
             }))),
+            (_, Some(t)) if ty == "xs:double" => parse_double(t)
+                .map(|d| Item::Num(Some(d)))
+                .ok_or_else(|| format!("cannot convert {t:?} to {ty}")),
             (_, Some(t)) => parse_number(t)
                 .map(|d| Item::Num(Some(d)))
                 .ok_or_else(|| format!("cannot convert {t:?} to {ty}")),
