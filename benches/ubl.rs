@@ -20,7 +20,7 @@ use invoicing_core::peppol::{ubl, UblFiles};
 use invoicing_core::received::read;
 use std::hint::black_box;
 use std::time::Duration;
-use world::{bench_world, body, per_call, ratio, Bench};
+use world::{bench_world, body, per_call, ratio, ubl_xml, Bench};
 
 /// Bytes in → the stored document, by the server's entry (`create_bytes`: one typed
 /// pass over the body).
@@ -51,16 +51,7 @@ fn benches(c: &mut Criterion) {
     c.bench_function("ubl/500", |b| {
         b.iter(|| write_ubl(&ctx, black_box(&doc)));
     });
-    let xml = ubl(
-        &doc,
-        &ctx.company,
-        &ctx.relation,
-        None,
-        &UblFiles::default(),
-    )
-    .ok()
-    .flatten()
-    .map_or_else(String::new, |u| u.xml);
+    let xml = ubl_xml(&ctx, &doc);
     c.bench_function("read/500", |b| {
         b.iter(|| read(black_box(xml.as_bytes())).lines.len());
     });
@@ -79,16 +70,7 @@ fn ratios() {
     let ubl500 = per_call(budget, || {
         black_box(write_ubl(&ctx, black_box(&doc)));
     });
-    let xml = ubl(
-        &doc,
-        &ctx.company,
-        &ctx.relation,
-        None,
-        &UblFiles::default(),
-    )
-    .ok()
-    .flatten()
-    .map_or_else(String::new, |u| u.xml);
+    let xml = ubl_xml(&ctx, &doc);
     let size = xml.len();
     let read500 = per_call(budget, || {
         black_box(read(black_box(xml.as_bytes())).lines.len());

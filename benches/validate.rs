@@ -17,28 +17,14 @@ use invoicing_core::lifecycle::create_bytes;
 use invoicing_core::peppol::{ubl, UblFiles};
 use std::hint::black_box;
 use std::time::Duration;
-use world::{bench_world, body, per_call, ratio};
+use world::{bench_world, body, per_call, ratio, ubl_xml};
 
 /// The UBL of the 500-line document.
 fn xml() -> String {
-    write().map_or_else(String::new, |u| u.xml)
-}
-
-/// Creates the 500-line document and writes its UBL.
-fn write() -> Option<invoicing_core::peppol::Ubl> {
     let ctx = bench_world();
-    let doc = create_bytes(&ctx, Permissions::ALL, None, &body(500), "doc-1")
+    create_bytes(&ctx, Permissions::ALL, None, &body(500), "doc-1")
         .ok()
-        .map(|c| c.document)?;
-    ubl(
-        &doc,
-        &ctx.company,
-        &ctx.relation,
-        None,
-        &UblFiles::default(),
-    )
-    .ok()
-    .flatten()
+        .map_or_else(String::new, |c| ubl_xml(&ctx, &c.document))
 }
 
 fn benches(c: &mut Criterion) {

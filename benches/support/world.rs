@@ -158,3 +158,17 @@ pub fn ratio(a: u128, b: u128) -> String {
     let hundredths = a * 100 / b.max(1);
     format!("{}.{:02}", hundredths / 100, hundredths % 100)
 }
+
+/// The UBL text the writer makes of `doc` in the bench world (empty when it makes none).
+pub fn ubl_xml(ctx: &Bench, doc: &invoicing_core::document::Document) -> String {
+    invoicing_core::peppol::ubl(
+        doc,
+        &ctx.company,
+        &ctx.relation,
+        None,
+        &invoicing_core::peppol::UblFiles::default(),
+    )
+    .ok()
+    .flatten()
+    .map_or_else(String::new, |u| u.xml)
+}
