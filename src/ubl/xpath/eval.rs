@@ -271,6 +271,32 @@ impl Env<'_> {
         Ok(match e {
             Expr::Compare(op, general, a, b) => {
                 if *general {
+                    if let Expr::Str(lit) = &**b {
+                        // `… = 'VAT'`: each item's text against the literal, in place
+                        // (an untyped or string value compares as a string; any other
+                        // type with a string is no match, as below)
+                        let tmp = self.eval(a, f)?;
+                        let any = tmp.iter().any(|i| match i {
+                            Item::Str(x) => ordering_ok(*op, x.as_str().cmp(lit)),
+                            Item::Num(_) | Item::Bool(_) | Item::Date(_) => false,
+                            node => ordering_ok(*op, self.string(node).as_str().cmp(lit)),
+                        });
+                        return Ok(vec![Item::Bool(any)]);
+                    }
+                    if let Expr::Num(lit) = &**b {
+                        // `… > 0`: each item as a number against the literal, in place
+                        // (NaN: only `!=` holds; a string or a boolean is no match)
+                        let tmp = self.eval(a, f)?;
+                        let any = tmp.iter().any(|i| {
+                            let n = match i {
+                                Item::Num(n) => *n,
+                                Item::Str(_) | Item::Bool(_) | Item::Date(_) => return false,
+                                node => parse_double(&self.string(node)),
+                            };
+                            n.map_or(*op == Cmp::Ne, |n| ordering_ok(*op, n.cmp(lit)))
+                        });
+                        return Ok(vec![Item::Bool(any)]);
+                    }
                     if let Some(v) = self.compare_with_list(*op, a, b, f)? {
                         return Ok(vec![Item::Bool(v)]);
                     }
