@@ -58,7 +58,7 @@ pub struct Dom {
     namespaces: Vec<String>,
     /// Every local name of an element or attribute, once (a UBL has a few hundred).
     names: Vec<String>,
-    /// The index of each name in `names`, while the document is read.
+    /// The index of each name in `names`.
     name_index: std::collections::HashMap<String, u32>,
     /// The elements of each (namespace, local name), in document order: built when a
     /// rule first asks for the elements of a name below some element.
@@ -151,7 +151,6 @@ impl Dom {
         if !stack.is_empty() {
             return Err(bad("the root element is not closed"));
         }
-        dom.name_index = std::collections::HashMap::new();
         dom.nodes.shrink_to_fit();
         Ok(dom)
     }
@@ -365,13 +364,12 @@ impl Dom {
         let Some(ns) = self.namespaces.iter().position(|n| n == uri) else {
             return &[];
         };
-        let Some(name) = self.names.iter().position(|n| n == local) else {
+        let Some(&name) = self.name_index.get(local) else {
             return &[];
         };
         let Some(all) = u32::try_from(ns)
             .ok()
-            .zip(u32::try_from(name).ok())
-            .and_then(|key| index.get(&key))
+            .and_then(|ns| index.get(&(ns, name)))
         else {
             return &[];
         };
