@@ -69,6 +69,9 @@ pub struct Env<'a> {
     /// The values of the [`Expr::Shared`] paths met so far, by number (cleared when
     /// another stylesheet, whose paths are numbered anew, is applied).
     pub shared: Vec<Option<Seq>>,
+    /// The regular expressions compiled for this document, by pattern (the artefacts
+    /// use a few dozen, most of them many times).
+    regexes: std::collections::HashMap<String, regex::Regex>,
 }
 
 /// How deep calls of the stylesheets' functions may nest (`u:addPIVA` calls itself once
@@ -111,6 +114,7 @@ impl<'a> Env<'a> {
             functions,
             depth: 0,
             shared: Vec::new(),
+            regexes: std::collections::HashMap::new(),
         }
     }
 }
@@ -348,6 +352,16 @@ impl Env<'_> {
             }
             _ => return self.set_operator(e, f),
         })
+    }
+
+    /// The compiled regular expression of a pattern, compiled once a document.
+    fn regex(&mut self, pattern: &str) -> Result<regex::Regex, Error> {
+        if let Some(re) = self.regexes.get(pattern) {
+            return Ok(re.clone());
+        }
+        let re = regex(pattern)?;
+        self.regexes.insert(pattern.to_owned(), re.clone());
+        Ok(re)
     }
 
     /// A general `=` or `!=` of strings against a variable bound to a list of strings
@@ -1080,18 +1094,21 @@ impl Env<'_> {
         let v: Result<Seq, Error> = match (name, args.len()) {
             ("matches", 2) => {
                 let text = self.arg_string(args, 0, f)?;
-                let re = regex(&self.arg_string(args, 1, f)?)?;
+                let pattern = self.arg_string(args, 1, f)?;
+                let re = self.regex(&pattern)?;
                 one(re.is_match(&text))
             }
             ("replace", 3) => {
                 let text = self.arg_string(args, 0, f)?;
-                let re = regex(&self.arg_string(args, 1, f)?)?;
+                let pattern = self.arg_string(args, 1, f)?;
+                let re = self.regex(&pattern)?;
                 let with = self.arg_string(args, 2, f)?;
                 s(re.replace_all(&text, with.as_str()).into_owned())
             }
             ("tokenize", 2) => {
                 let text = self.arg_string(args, 0, f)?;
-                let re = regex(&self.arg_string(args, 1, f)?)?;
+                let pattern = self.arg_string(args, 1, f)?;
+                let re = self.regex(&pattern)?;
                 if text.is_empty() {
                     return Ok(Some(Vec::new()));
                 }
