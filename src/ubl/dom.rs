@@ -367,10 +367,7 @@ impl Dom {
         let Some(&name) = self.name_index.get(local) else {
             return &[];
         };
-        let Some(all) = u32::try_from(ns)
-            .ok()
-            .and_then(|ns| index.get(&(ns, name)))
-        else {
+        let Some(all) = u32::try_from(ns).ok().and_then(|ns| index.get(&(ns, name))) else {
             return &[];
         };
         match id {
