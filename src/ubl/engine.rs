@@ -17,7 +17,7 @@ use super::dom::{Dom, NodeId};
 use super::xpath::eval::{Env, Function, Item, Seq};
 use super::xpath::parse::{children_mut, parse, reads_outside, Axis, Expr, Step, Test};
 use crate::en16931::artefacts::{Flag, Layer, ASSERTS, FUNCTIONS, VARIABLES};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// A rule the document breaks, where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +62,9 @@ struct Compiled {
     /// The stylesheet's `xsl:function`s, which its asserts call.
     functions: Vec<Function>,
     patterns: Vec<Pattern>,
+    /// The values of the globals that read no document (the code lists, tokenized
+    /// from the artefacts' text), computed at the first document and shared by all.
+    constants: OnceLock<Vec<Option<Arc<Seq>>>>,
 }
 
 /// An XSLT match pattern as an expression that selects the nodes it matches from the
@@ -170,6 +173,7 @@ fn compile(layer: Layer) -> Compiled {
     let mut compiled = Compiled {
         layer,
         globals,
+        constants: OnceLock::new(),
         functions: FUNCTIONS
             .iter()
             .filter(|f| f.layer == layer)
@@ -228,6 +232,28 @@ fn share(c: &mut Compiled) {
     }
     for e in expressions(c) {
         mark_root_paths(e, &shared);
+    }
+}
+
+/// Whether an expression reads nothing but literals: no document, no focus, no
+/// variable (its value is the same for every document).
+fn constant(e: &Expr) -> bool {
+    let mut e = e.clone();
+    constant_mut(&mut e)
+}
+
+fn constant_mut(e: &mut Expr) -> bool {
+    match e {
+        Expr::Path(..)
+        | Expr::Root
+        | Expr::Context
+        | Expr::Var(_)
+        | Expr::Shared(..)
+        | Expr::Filter(..) => false,
+        // a function without argument may read the focus (`string()`, `position()`)
+        Expr::Call(name, args) if args.is_empty() => matches!(name.as_str(), "true" | "false"),
+        Expr::Call(name, _) if name == "current" => false,
+        _ => children_mut(e).into_iter().all(constant_mut),
     }
 }
 
@@ -348,10 +374,23 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report) {
     env.vars.clear();
     env.shared.clear();
     env.functions = &c.functions;
-    for (name, e) in &c.globals {
-        let value: Seq = match e {
-            Ok(e) => env.eval_at(e, Item::Doc).unwrap_or_default(),
-            Err(_) => Vec::new(),
+    let constants = c.constants.get_or_init(|| {
+        // with a budget of its own (this document's may be spent), and an error is
+        // never kept: such a global is evaluated with each document, as the others
+        let mut own = Env::new(env.dom, namespace, FUEL, &c.functions);
+        c.globals
+            .iter()
+            .map(|(_, e)| match e {
+                Ok(e) if constant(e) => own.eval_at(e, Item::Doc).ok().map(Arc::new),
+                _ => None,
+            })
+            .collect()
+    });
+    for (i, (name, e)) in c.globals.iter().enumerate() {
+        let value = match (constants.get(i), e) {
+            (Some(Some(value)), _) => Arc::clone(value),
+            (_, Ok(e)) => Arc::new(env.eval_at(e, Item::Doc).unwrap_or_default()),
+            (_, Err(_)) => Arc::new(Vec::new()),
         };
         env.vars.push(((*name).to_owned(), value));
     }
@@ -396,7 +435,7 @@ fn fire(rule: &Rule, node: NodeId, env: &mut Env<'_>, report: &mut Report) {
             Ok(e) => env.eval_at(e, Item::Node(node)).unwrap_or_default(),
             Err(_) => Vec::new(),
         };
-        env.vars.push(((*name).to_owned(), value));
+        env.vars.push(((*name).to_owned(), Arc::new(value)));
     }
     for (i, test) in &rule.asserts {
         let Some(a) = ASSERTS.get(*i) else {

@@ -58,7 +58,9 @@ pub type Error = String;
 pub struct Env<'a> {
     pub dom: &'a Dom,
     pub ns: fn(&str) -> Option<&'static str>,
-    pub vars: Vec<(String, Seq)>,
+    /// The variables in scope, innermost last (shared values: a code list is bound
+    /// once a process, not copied).
+    pub vars: Vec<(String, std::sync::Arc<Seq>)>,
     pub current: Item,
     /// How many evaluation steps are left (a bound on the work of one assert).
     pub fuel: u64,
@@ -483,7 +485,8 @@ impl Env<'_> {
         };
         let seq = self.eval(e, f)?;
         for item in seq {
-            self.vars.push((name.clone(), vec![item]));
+            self.vars
+                .push((name.clone(), std::sync::Arc::new(vec![item])));
             let v = self.quantified(every, rest, sat, f);
             self.vars.pop();
             let v = v?;
@@ -504,7 +507,8 @@ impl Env<'_> {
         let seq = self.eval(e, f)?;
         let mut out = Vec::new();
         for item in seq {
-            self.vars.push((name.clone(), vec![item]));
+            self.vars
+                .push((name.clone(), std::sync::Arc::new(vec![item])));
             let v = self.for_each(rest, ret, f);
             self.vars.pop();
             out.extend(v?);
@@ -1422,7 +1426,7 @@ impl Env<'_> {
             let v = self
                 .convert(&v, ty.as_ref())
                 .map_err(|e| format!("{}, ${name}: {e}", fun.name))?;
-            bound.push(((*name).to_owned(), v));
+            bound.push(((*name).to_owned(), std::sync::Arc::new(v)));
         }
         let caller = std::mem::replace(&mut self.vars, bound);
         self.depth += 1;
@@ -1457,7 +1461,7 @@ impl Env<'_> {
                     let v = self
                         .convert(&v, ty.as_ref())
                         .map_err(|e| format!("${name}: {e}"))?;
-                    self.vars.push(((*name).to_owned(), v));
+                    self.vars.push(((*name).to_owned(), std::sync::Arc::new(v)));
                 }
                 Instr::Sequence(e) => out.extend(self.eval(e, f)?),
                 Instr::Choose(when, otherwise) => {
@@ -1497,7 +1501,7 @@ impl Env<'_> {
             .iter()
             .rev()
             .find(|(n, _)| n == name)
-            .map(|(_, s)| s)
+            .map(|(_, s)| &**s)
             .ok_or_else(|| format!("the variable ${name} is not bound"))
     }
 
