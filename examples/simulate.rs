@@ -10,27 +10,18 @@
 //! scenario, or a file that cannot be read, prints `{"error": "…"}` and exits with
 //! code 1.
 
+#[path = "support/input.rs"]
+mod input;
+use input::read_input;
 use invoicing_core::simulator;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
-
-fn read_scenario(path: &str) -> Result<Vec<u8>, String> {
-    if path == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        Ok(bytes)
-    } else {
-        std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))
-    }
-}
 
 /// Writes the answer; `Ok(true)` when the scenario ran, `Ok(false)` when its answer
 /// is an error.
 fn answer(args: &[String], out: &mut impl Write) -> std::io::Result<bool> {
     let bytes = match args {
-        [path] => read_scenario(path),
+        [path] => read_input(path),
         _ => Err("usage: simulate FILE (or - for standard input)".to_owned()),
     };
     match bytes {

@@ -20,30 +20,21 @@
 //!
 //! Exit status: 0 when every file passes, 1 when one fails, 2 on a usage error.
 
+#[path = "support/input.rs"]
+mod input;
+use input::read_input;
 use invoicing_core::ubl::dom::Dom;
 use invoicing_core::ubl::{engine, Report};
 use serde_json::{json, Value};
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
 const INVOICE: &str = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
 const CREDIT_NOTE: &str = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
 
-fn read(path: &str) -> Result<Vec<u8>, String> {
-    if path == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        Ok(bytes)
-    } else {
-        std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))
-    }
-}
-
 /// The engine's report on a file, or why there is none.
 fn judge(path: &str) -> Result<Report, String> {
-    let bytes = read(path)?;
+    let bytes = read_input(path)?;
     let dom = Dom::read(&bytes).map_err(|e| e.0)?;
     let root = dom.root();
     let (uri, name) = (dom.namespace_uri(root), dom.name(root));
