@@ -309,6 +309,37 @@ impl Dom {
             .map_or("", String::as_str)
     }
 
+    /// The element's namespace and local name as numbers of this document (see
+    /// [`Dom::namespace_number`], [`Dom::name_number`]).
+    pub fn key(&self, id: NodeId) -> Option<(u32, u32)> {
+        self.node(id).map(|n| (n.ns, n.name))
+    }
+
+    /// The number of a namespace URI in this document (0 is no namespace), if an
+    /// element has it.
+    pub fn namespace_number(&self, uri: &str) -> Option<u32> {
+        self.namespaces
+            .iter()
+            .position(|n| n == uri)
+            .and_then(|i| u32::try_from(i).ok())
+    }
+
+    /// The number of a local name in this document, if an element or attribute has it.
+    pub fn name_number(&self, local: &str) -> Option<u32> {
+        self.name_index.get(local).copied()
+    }
+
+    /// The number of the local name of the element's attribute at `index`.
+    pub fn attribute_name_number(&self, id: NodeId, index: usize) -> Option<u32> {
+        let n = self.node(id)?;
+        let at = (n.attrs.start as usize).checked_add(index)?;
+        if at < n.attrs.end as usize {
+            self.attrs.get(at).map(|a| a.name)
+        } else {
+            None
+        }
+    }
+
     /// Whether the element is `local` in namespace `uri`.
     pub fn is(&self, id: NodeId, uri: &str, local: &str) -> bool {
         self.name(id) == local && self.namespace_uri(id) == uri

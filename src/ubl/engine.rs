@@ -15,7 +15,7 @@
 
 use super::dom::{Dom, NodeId};
 use super::xpath::eval::{Env, Function, Item, Seq};
-use super::xpath::parse::{children_mut, parse, reads_outside, Axis, Expr, Step, Test};
+use super::xpath::parse::{any, children_mut, parse, reads_outside, Axis, Expr, Step, Test};
 use crate::en16931::artefacts::{Flag, Layer, ASSERTS, FUNCTIONS, VARIABLES};
 use std::sync::{Arc, OnceLock};
 
@@ -238,23 +238,18 @@ fn share(c: &mut Compiled) {
 /// Whether an expression reads nothing but literals: no document, no focus, no
 /// variable (its value is the same for every document).
 fn constant(e: &Expr) -> bool {
-    let mut e = e.clone();
-    constant_mut(&mut e)
-}
-
-fn constant_mut(e: &mut Expr) -> bool {
-    match e {
+    !any(e, &mut |x| match x {
         Expr::Path(..)
         | Expr::Root
         | Expr::Context
         | Expr::Var(_)
         | Expr::Shared(..)
-        | Expr::Filter(..) => false,
+        | Expr::Filter(..) => true,
         // a function without argument may read the focus (`string()`, `position()`)
-        Expr::Call(name, args) if args.is_empty() => matches!(name.as_str(), "true" | "false"),
-        Expr::Call(name, _) if name == "current" => false,
-        _ => children_mut(e).into_iter().all(constant_mut),
-    }
+        Expr::Call(name, args) if args.is_empty() => !matches!(name.as_str(), "true" | "false"),
+        Expr::Call(name, _) => name == "current",
+        _ => false,
+    })
 }
 
 /// The steps of a path from the root that reads nothing else.

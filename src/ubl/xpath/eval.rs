@@ -12,7 +12,8 @@
 // An argument that is absent, or a number that is NaN: two different nothings.
 #![allow(clippy::option_option)]
 
-use super::parse::{parse, Arith, Axis, Cmp, Expr, Step, Test};
+use super::parse::{any, parse, Arith, Axis, Cmp, Expr, QName, Step, Test};
+use std::borrow::Cow;
 use crate::en16931::artefacts::{self, Instruction};
 use crate::ubl::dom::{Dom, NodeId};
 use chrono::NaiveDate;
@@ -74,6 +75,25 @@ pub struct Env<'a> {
     /// The regular expressions compiled for this document, by pattern (the artefacts
     /// use a few dozen, most of them many times).
     regexes: std::collections::HashMap<String, regex::Regex>,
+    /// The name tests resolved against this document, by [`QName::id`].
+    keys: Vec<Key>,
+}
+
+/// A name test resolved against a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Unresolved,
+    /// No element or attribute of the document has that name.
+    Never,
+    /// The numbers of the namespace (`None`: any) and of the local name.
+    Is(Option<u32>, u32),
+}
+
+impl Key {
+    /// Whether an element of these numbers has the name.
+    fn holds(self, (ns, name): (u32, u32)) -> bool {
+        matches!(self, Key::Is(n, l) if l == name && n.is_none_or(|n| n == ns))
+    }
 }
 
 /// How deep calls of the stylesheets' functions may nest (`u:addPIVA` calls itself once
@@ -117,6 +137,7 @@ impl<'a> Env<'a> {
             depth: 0,
             shared: Vec::new(),
             regexes: std::collections::HashMap::new(),
+            keys: Vec::new(),
         }
     }
 }
@@ -134,8 +155,12 @@ impl Env<'_> {
 
     /// The effective boolean value of `e` at `item`.
     pub fn test_at(&mut self, e: &Expr, item: Item) -> Result<bool, Error> {
-        let s = self.eval_at(e, item)?;
-        ebv(&s)
+        let f = Focus {
+            item: Some(item),
+            pos: 1,
+            size: 1,
+        };
+        self.test(e, &f)
     }
 
     fn burn(&mut self) -> Result<(), Error> {
@@ -190,14 +215,7 @@ impl Env<'_> {
                 }
                 value
             }
-            Expr::Or(a, b) => {
-                let v = ebv(&self.eval(a, f)?)? || ebv(&self.eval(b, f)?)?;
-                vec![Item::Bool(v)]
-            }
-            Expr::And(a, b) => {
-                let v = ebv(&self.eval(a, f)?)? && ebv(&self.eval(b, f)?)?;
-                vec![Item::Bool(v)]
-            }
+            Expr::Or(..) | Expr::And(..) => vec![Item::Bool(self.test(e, f)?)],
             Expr::If(..) | Expr::Quantified(..) | Expr::For(..) => return self.control(e, f),
             _ => return self.operator(e, f),
         })
@@ -205,6 +223,14 @@ impl Env<'_> {
 
     /// A path: where it starts, then each step from every item of the last.
     fn path(&mut self, start: &Expr, steps: &[Step], f: &Focus) -> Result<Seq, Error> {
+        if let Some(from) = self.walk_start(start, steps, f)? {
+            let mut out = Vec::new();
+            self.walk(&from, steps, &mut |_, item| {
+                out.push(item.clone());
+                Ok(true)
+            })?;
+            return Ok(out);
+        }
         let mut s = self.eval(start, f)?;
         let mut k = 0;
         while let Some(step) = steps.get(k) {
@@ -258,7 +284,7 @@ impl Env<'_> {
     fn control(&mut self, e: &Expr, f: &Focus) -> Result<Seq, Error> {
         Ok(match e {
             Expr::If(c, t, e2) => {
-                if ebv(&self.eval(c, f)?)? {
+                if self.test(c, f)? {
                     self.eval(t, f)?
                 } else {
                     self.eval(e2, f)?
@@ -277,31 +303,8 @@ impl Env<'_> {
         Ok(match e {
             Expr::Compare(op, general, a, b) => {
                 if *general {
-                    if let Expr::Str(lit) = &**b {
-                        // `… = 'VAT'`: each item's text against the literal, in place
-                        // (an untyped or string value compares as a string; any other
-                        // type with a string is no match, as below)
-                        let tmp = self.eval(a, f)?;
-                        let any = tmp.iter().any(|i| match i {
-                            Item::Str(x) => ordering_ok(*op, x.as_str().cmp(lit)),
-                            Item::Num(_) | Item::Bool(_) | Item::Date(_) => false,
-                            node => ordering_ok(*op, self.string(node).as_str().cmp(lit)),
-                        });
-                        return Ok(vec![Item::Bool(any)]);
-                    }
-                    if let Expr::Num(lit) = &**b {
-                        // `… > 0`: each item as a number against the literal, in place
-                        // (NaN: only `!=` holds; a string or a boolean is no match)
-                        let tmp = self.eval(a, f)?;
-                        let any = tmp.iter().any(|i| {
-                            let n = match i {
-                                Item::Num(n) => *n,
-                                Item::Str(_) | Item::Bool(_) | Item::Date(_) => return false,
-                                node => parse_double(&self.string(node)),
-                            };
-                            n.map_or(*op == Cmp::Ne, |n| ordering_ok(*op, n.cmp(lit)))
-                        });
-                        return Ok(vec![Item::Bool(any)]);
+                    if let Some(v) = self.compare_literal(*op, a, b, f)? {
+                        return Ok(vec![Item::Bool(v)]);
                     }
                     if let Some(v) = self.compare_with_list(*op, a, b, f)? {
                         return Ok(vec![Item::Bool(v)]);
@@ -481,7 +484,7 @@ impl Env<'_> {
         f: &Focus,
     ) -> Result<bool, Error> {
         let Some(((name, e), rest)) = binds.split_first() else {
-            return ebv(&self.eval(sat, f)?);
+            return self.test(sat, f);
         };
         let seq = self.eval(e, f)?;
         for item in seq {
@@ -538,6 +541,7 @@ impl Env<'_> {
                 };
                 continue;
             }
+            let boolean = self.boolean_valued(p);
             let mut kept = Vec::new();
             for (i, item) in s.into_iter().enumerate() {
                 let focus = Focus {
@@ -545,10 +549,14 @@ impl Env<'_> {
                     pos: i + 1,
                     size,
                 };
-                let v = self.eval(p, &focus)?;
-                let keep = match v.as_slice() {
-                    [Item::Num(n)] => *n == Some(Decimal::from(i + 1)),
-                    _ => ebv(&v)?,
+                let keep = if boolean {
+                    self.test(p, &focus)?
+                } else {
+                    let v = self.eval(p, &focus)?;
+                    match v.as_slice() {
+                        [Item::Num(n)] => *n == Some(Decimal::from(i + 1)),
+                        _ => ebv(&v)?,
+                    }
                 };
                 if keep {
                     kept.push(item);
@@ -692,7 +700,7 @@ impl Env<'_> {
         if axis == Axis::Descendant {
             let d = self.dom;
             // A name in a known namespace (or in none): the elements of that name below.
-            if let Test::Name(prefix, local) = test {
+            if let Test::Name(QName { prefix, local, .. }) = test {
                 let uri = match prefix.as_deref() {
                     None => Some(""),
                     Some("*") => None,
@@ -863,19 +871,31 @@ impl Env<'_> {
             (Test::Any, Item::Node(_)) => axis != Axis::Attribute,
             (Test::Any, Item::Attr(..)) => axis == Axis::Attribute,
             (Test::AnyIn(p), Item::Node(n)) => (self.ns)(p) == Some(d.namespace_uri(*n)),
-            (Test::Name(prefix, local), Item::Node(n)) => {
+            (Test::Name(q), Item::Node(n)) => {
                 axis != Axis::Attribute
-                    && d.name(*n) == local
-                    && match prefix.as_deref() {
-                        Some("*") => true,
-                        Some(p) => (self.ns)(p) == Some(d.namespace_uri(*n)),
-                        None => d.namespace_uri(*n).is_empty(),
+                    && match self.keys.get(q.id as usize) {
+                        Some(&k) if k != Key::Unresolved => d.key(*n).is_some_and(|x| k.holds(x)),
+                        _ => {
+                            d.name(*n) == q.local
+                                && match q.prefix.as_deref() {
+                                    Some("*") => true,
+                                    Some(p) => (self.ns)(p) == Some(d.namespace_uri(*n)),
+                                    None => d.namespace_uri(*n).is_empty(),
+                                }
+                        }
                     }
             }
-            (Test::Name(prefix, local), Item::Attr(n, i)) => {
-                prefix.is_none()
-                    && d.attribute_at(*n, *i as usize)
-                        .is_some_and(|(name, _)| name == local)
+            (Test::Name(q), Item::Attr(n, i)) => {
+                q.prefix.is_none()
+                    && match self.keys.get(q.id as usize) {
+                        Some(Key::Is(_, name)) => {
+                            d.attribute_name_number(*n, *i as usize) == Some(*name)
+                        }
+                        Some(Key::Never) => false,
+                        _ => d
+                            .attribute_at(*n, *i as usize)
+                            .is_some_and(|(name, _)| name == q.local),
+                    }
             }
             _ => false,
         }
@@ -883,19 +903,7 @@ impl Env<'_> {
 
     /// The string value of an item.
     fn string(&self, item: &Item) -> String {
-        let d = self.dom;
-        match item {
-            Item::Doc => d.string_value(d.root()).into_owned(),
-            Item::Node(n) => d.string_value(*n).into_owned(),
-            Item::Attr(n, i) => d
-                .attribute_at(*n, *i as usize)
-                .map_or(String::new(), |(_, v)| v.to_owned()),
-            Item::Text(n) => d.own_text(*n).to_owned(),
-            Item::Str(s) => s.clone(),
-            Item::Num(n) => num_string(*n),
-            Item::Bool(b) => b.to_string(),
-            Item::Date(x) => x.format("%Y-%m-%d").to_string(),
-        }
+        self.text(item).into_owned()
     }
 
     fn atoms(&self, s: &Seq) -> Vec<Atom> {
@@ -908,19 +916,6 @@ impl Env<'_> {
                 node => Atom::Untyped(self.string(node)),
             })
             .collect()
-    }
-
-    /// The one string of an argument (empty for the empty sequence).
-    fn arg_string(&mut self, args: &[Expr], k: usize, f: &Focus) -> Result<String, Error> {
-        let Some(e) = args.get(k) else {
-            return Ok(self.string(f.item()?));
-        };
-        let s = self.eval(e, f)?;
-        match s.as_slice() {
-            [] => Ok(String::new()),
-            [x] => Ok(self.string(x)),
-            _ => Err("a sequence of more than one item where one string is expected".into()),
-        }
     }
 
     fn arg_num(
@@ -983,16 +978,9 @@ impl Env<'_> {
         let v: Result<Seq, Error> = match (name, args.len()) {
             ("true", 0) => one(true),
             ("false", 0) => one(false),
-            ("not", 1) => {
-                let v = self.eval_arg(args, 0, f)?;
-                one(!ebv(&v)?)
+            ("not" | "boolean" | "exists" | "empty", 1) => {
+                one(self.boolean_call(name, args, f)?.unwrap_or_default())
             }
-            ("boolean", 1) => {
-                let v = self.eval_arg(args, 0, f)?;
-                one(ebv(&v)?)
-            }
-            ("exists", 1) => one(!self.eval_arg(args, 0, f)?.is_empty()),
-            ("empty", 1) => one(self.eval_arg(args, 0, f)?.is_empty()),
             ("count", 1) => Ok(vec![Item::Num(Some(Decimal::from(
                 self.eval_arg(args, 0, f)?.len(),
             )))]),
@@ -1018,7 +1006,7 @@ impl Env<'_> {
         let s = |v: String| -> Result<Seq, Error> { Ok(vec![Item::Str(v)]) };
         let _ = (&one, &s);
         let v: Result<Seq, Error> = match (name, args.len()) {
-            ("string", 0 | 1) => s(self.arg_string(args, 0, f)?),
+            ("string", 0 | 1) => s(self.arg_string(args, 0, f)?.into_owned()),
             ("normalize-space", 0 | 1) => s(crate::en16931::xpath::normalize_space(
                 &self.arg_string(args, 0, f)?,
             )
@@ -1038,24 +1026,24 @@ impl Env<'_> {
             }
             ("contains", 2) => {
                 let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
-                one(a.contains(&b))
+                one(a.contains(b.as_ref()))
             }
             ("starts-with", 2) => {
                 let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
-                one(a.starts_with(&b))
+                one(a.starts_with(b.as_ref()))
             }
             ("ends-with", 2) => {
                 let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
-                one(a.ends_with(&b))
+                one(a.ends_with(b.as_ref()))
             }
             ("substring-after", 2) => {
                 let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
-                s(a.split_once(&b)
+                s(a.split_once(b.as_ref())
                     .map_or(String::new(), |(_, r)| r.to_owned()))
             }
             ("substring-before", 2) => {
                 let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
-                s(a.split_once(&b)
+                s(a.split_once(b.as_ref())
                     .map_or(String::new(), |(l, _)| l.to_owned()))
             }
             ("substring", 2 | 3) => {
@@ -1107,7 +1095,7 @@ impl Env<'_> {
                 let pattern = self.arg_string(args, 1, f)?;
                 let re = self.regex(&pattern)?;
                 let with = self.arg_string(args, 2, f)?;
-                s(re.replace_all(&text, with.as_str()).into_owned())
+                s(re.replace_all(&text, with.as_ref()).into_owned())
             }
             ("tokenize", 2) => {
                 let text = self.arg_string(args, 0, f)?;
@@ -1289,6 +1277,396 @@ impl Env<'_> {
         match args.get(k) {
             Some(e) => self.eval(e, f),
             None => Err("a missing argument".into()),
+        }
+    }
+}
+
+/// What a visitor of [`Env::walk`] is called with each node: `Ok(false)` stops the walk.
+type Visit<'v, 'a> = dyn FnMut(&mut Env<'a>, &Item) -> Result<bool, Error> + 'v;
+
+/// Boolean values, strings and paths without gathering sequences: most asserts test
+/// whether a node exists, compare one node's text with a literal, or read one child's
+/// text, and each of those is answered by walking the document from the focus, node
+/// by node, with nothing allocated (the general evaluation builds a sequence at every
+/// step of a path, which was most of the engine's time).
+impl<'a> Env<'a> {
+    /// The effective boolean value of `e`: `and`, `or`, `not`, `exists`, `empty`,
+    /// `boolean`, a path (does a node exist?) and a comparison with a literal are
+    /// decided without building sequences; anything else is evaluated.
+    fn test(&mut self, e: &Expr, f: &Focus) -> Result<bool, Error> {
+        self.burn()?;
+        match e {
+            Expr::And(a, b) => Ok(self.test(a, f)? && self.test(b, f)?),
+            Expr::Or(a, b) => Ok(self.test(a, f)? || self.test(b, f)?),
+            Expr::Path(start, steps) => match self.walk_start(start, steps, f)? {
+                Some(from) => self.walk(&from, steps, &mut |_, _| Ok(false)).map(|all| !all),
+                None => ebv(&self.eval(e, f)?),
+            },
+            Expr::Call(name, args) => match self.boolean_call(name, args, f)? {
+                Some(v) => Ok(v),
+                None => ebv(&self.eval(e, f)?),
+            },
+            Expr::Compare(op, true, a, b) => match self.compare_literal(*op, a, b, f)? {
+                Some(v) => Ok(v),
+                None => ebv(&self.eval(e, f)?),
+            },
+            _ => ebv(&self.eval(e, f)?),
+        }
+    }
+
+    /// `not`, `boolean`, `exists` and `empty`; `None` for another function.
+    fn boolean_call(&mut self, name: &str, args: &[Expr], f: &Focus) -> Result<Option<bool>, Error> {
+        let [x] = args else {
+            return Ok(None);
+        };
+        Ok(Some(match name {
+            "not" => !self.test(x, f)?,
+            "boolean" => self.test(x, f)?,
+            "exists" => self.exists(x, f)?,
+            "empty" => !self.exists(x, f)?,
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Whether `e` has an item.
+    fn exists(&mut self, e: &Expr, f: &Focus) -> Result<bool, Error> {
+        if let Expr::Path(start, steps) = e {
+            if let Some(from) = self.walk_start(start, steps, f)? {
+                return self.walk(&from, steps, &mut |_, _| Ok(false)).map(|all| !all);
+            }
+        }
+        Ok(!self.eval(e, f)?.is_empty())
+    }
+
+    /// A general comparison of `a` with a string or number literal (`… = 'VAT'`,
+    /// `… > 0`), each item of `a` against the literal as it comes: an untyped or string
+    /// item compares as a string with a string; with a number, an item is read as a
+    /// double (NaN: only `!=` holds); an item of another type never matches. `None`
+    /// when `b` is not such a literal.
+    fn compare_literal(&mut self, op: Cmp, a: &Expr, b: &Expr, f: &Focus) -> Result<Option<bool>, Error> {
+        let hit = |env: &Env<'a>, i: &Item| -> bool {
+            match (b, i) {
+                (Expr::Str(lit), Item::Str(x)) => ordering_ok(op, x.as_str().cmp(lit)),
+                (Expr::Num(lit), Item::Num(n)) => n.map_or(op == Cmp::Ne, |n| ordering_ok(op, n.cmp(lit))),
+                (_, Item::Str(_) | Item::Num(_) | Item::Bool(_) | Item::Date(_)) => false,
+                (Expr::Str(lit), node) => ordering_ok(op, env.text(node).as_ref().cmp(lit.as_str())),
+                (_, node) => parse_double(&env.text(node)).map_or(op == Cmp::Ne, |n| match b {
+                    Expr::Num(lit) => ordering_ok(op, n.cmp(lit)),
+                    _ => false,
+                }),
+            }
+        };
+        if !matches!(b, Expr::Str(_) | Expr::Num(_)) {
+            return Ok(None);
+        }
+        if let Expr::Path(start, steps) = a {
+            if let Some(from) = self.walk_start(start, steps, f)? {
+                let all = self.walk(&from, steps, &mut |env, i| Ok(!hit(env, i)))?;
+                return Ok(Some(!all));
+            }
+        }
+        let items = self.eval(a, f)?;
+        Ok(Some(items.iter().any(|i| hit(self, i))))
+    }
+
+    /// Whether a predicate's value is a boolean or nodes (never a number that would
+    /// select by position), so that its effective boolean value is all it says.
+    fn boolean_valued(&self, p: &Expr) -> bool {
+        match p {
+            Expr::Compare(..)
+            | Expr::And(..)
+            | Expr::Or(..)
+            | Expr::Quantified(..)
+            | Expr::Castable(..) => true,
+            Expr::Call(name, _) => matches!(
+                name.as_str(),
+                "not" | "exists" | "empty" | "boolean" | "contains" | "starts-with"
+                    | "ends-with" | "matches" | "true" | "false"
+            ),
+            Expr::Path(_, steps) => steps.iter().all(|s| matches!(s, Step::Axis(..))),
+            Expr::Var(_) => self.not_positional(p),
+            _ => false,
+        }
+    }
+
+    /// Where a path can be walked from, when it can: from the focus, the root or
+    /// `current()`; `..` and `.` steps first (each gives one node), then child steps,
+    /// then at most one attribute or descendant step (or `//x`) last; each predicate
+    /// boolean and reading no position. Such a path gives its nodes in document order,
+    /// each once, as they are walked.
+    fn walk_start(&self, start: &Expr, steps: &[Step], f: &Focus) -> Result<Option<Item>, Error> {
+        let mut down = false;
+        for (i, step) in steps.iter().enumerate() {
+            let Step::Axis(axis, test, preds) = step else {
+                return Ok(None);
+            };
+            let last = i + 1 == steps.len();
+            let ok = match axis {
+                Axis::Parent | Axis::Itself => !down,
+                Axis::Child => {
+                    down = true;
+                    true
+                }
+                Axis::Attribute | Axis::Descendant => last,
+                Axis::DescendantOrSelf => {
+                    i + 2 == steps.len()
+                        && preds.is_empty()
+                        && *test == Test::Node
+                        && matches!(steps.last(), Some(Step::Axis(Axis::Child, ..)))
+                }
+                _ => false,
+            };
+            let plain = |p: &Expr| {
+                self.boolean_valued(p)
+                    && !any(p, &mut |x| {
+                        matches!(x, Expr::Call(n, a) if a.is_empty() && (n == "position" || n == "last"))
+                    })
+            };
+            if !ok || !preds.iter().all(plain) {
+                return Ok(None);
+            }
+        }
+        Ok(Some(match start {
+            Expr::Context => f.item()?.clone(),
+            Expr::Root => {
+                f.item()?;
+                Item::Doc
+            }
+            Expr::Call(name, args) if name == "current" && args.is_empty() && self.depth == 0 => {
+                self.current.clone()
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Walks a path of [`Self::walk_start`] from `item`, calling `visit` with each node
+    /// it selects, in document order; `Ok(false)` when `visit` stopped it.
+    fn walk(&mut self, item: &Item, steps: &[Step], visit: &mut Visit<'_, 'a>) -> Result<bool, Error> {
+        let Some((step, rest)) = steps.split_first() else {
+            return visit(self, item);
+        };
+        self.burn()?;
+        let Step::Axis(axis, test, preds) = step else {
+            return Ok(true);
+        };
+        let d = self.dom;
+        if let Test::Name(q) = test {
+            if self.key(q) == Key::Never {
+                return Ok(true);
+            }
+        }
+        match (axis, item) {
+            (Axis::DescendantOrSelf, _) => match rest {
+                [Step::Axis(Axis::Child, test, preds)] => {
+                    self.walk_descendants(item, test, preds, visit)
+                }
+                _ => Ok(true),
+            },
+            (Axis::Descendant, _) => self.walk_descendants(item, test, preds, visit),
+            (Axis::Parent, _) => {
+                let up = match item {
+                    Item::Node(n) => d.parent(*n).map_or(Item::Doc, Item::Node),
+                    Item::Attr(n, _) | Item::Text(n) => Item::Node(*n),
+                    _ => return Ok(true),
+                };
+                self.walk_one(&up, *axis, test, preds, rest, visit)
+            }
+            (Axis::Itself, _) => self.walk_one(item, *axis, test, preds, rest, visit),
+            (Axis::Child, Item::Doc) => {
+                self.walk_one(&Item::Node(d.root()), *axis, test, preds, rest, visit)
+            }
+            (Axis::Child, Item::Node(n)) => {
+                if matches!(test, Test::Text | Test::Node)
+                    && !d.own_text(*n).is_empty()
+                    && !self.walk_one(&Item::Text(*n), *axis, test, preds, rest, visit)?
+                {
+                    return Ok(false);
+                }
+                // a name: each child tested by its two numbers first
+                let key = match test {
+                    Test::Name(q) => Some(self.key(q)),
+                    _ => None,
+                };
+                for c in d.children(*n) {
+                    if key.is_some_and(|k| !d.key(c).is_some_and(|x| k.holds(x))) {
+                        continue;
+                    }
+                    if !self.walk_one(&Item::Node(c), *axis, test, preds, rest, visit)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            (Axis::Attribute, Item::Node(n)) => {
+                for i in 0..u32::try_from(d.attribute_count(*n)).unwrap_or(0) {
+                    if !self.walk_one(&Item::Attr(*n, i), *axis, test, preds, rest, visit)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            _ => Ok(true),
+        }
+    }
+
+    /// One node an axis reached: when it passes the test and every predicate, the rest
+    /// of the path is walked from it.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_one(
+        &mut self,
+        node: &Item,
+        axis: Axis,
+        test: &Test,
+        preds: &[Expr],
+        rest: &[Step],
+        visit: &mut Visit<'_, 'a>,
+    ) -> Result<bool, Error> {
+        if !self.passes(node, axis, test) {
+            return Ok(true);
+        }
+        if !preds.is_empty() {
+            let focus = Focus {
+                item: Some(node.clone()),
+                pos: 1,
+                size: 1,
+            };
+            for p in preds {
+                if !self.test(p, &focus)? {
+                    return Ok(true);
+                }
+            }
+        }
+        self.walk(node, rest, visit)
+    }
+
+    /// `descendant::test[preds]` from `item`, the last step of a walked path.
+    fn walk_descendants(
+        &mut self,
+        item: &Item,
+        test: &Test,
+        preds: &[Expr],
+        visit: &mut Visit<'_, 'a>,
+    ) -> Result<bool, Error> {
+        let d = self.dom;
+        let range = match item {
+            Item::Doc => d.subtree(d.root()),
+            Item::Node(n) => {
+                let r = d.subtree(*n);
+                r.start.saturating_add(1)..r.end
+            }
+            _ => return Ok(true),
+        };
+        // A name in a known namespace (or in none): the elements of that name below.
+        if let Test::Name(QName { prefix, local, .. }) = test {
+            let uri = match prefix.as_deref() {
+                None => Some(""),
+                Some("*") => None,
+                Some(p) => Some((self.ns)(p).unwrap_or("\u{0}")),
+            };
+            if let Some(uri) = uri {
+                let below = match item {
+                    Item::Node(n) => Some(*n),
+                    _ => None,
+                };
+                for &n in d.named_below(uri, local, below) {
+                    if !self.walk_one(&Item::Node(n), Axis::Descendant, test, preds, &[], visit)? {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
+        }
+        for n in range {
+            if !self.walk_one(&Item::Node(n), Axis::Descendant, test, preds, &[], visit)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// A name test's numbers in this document, resolved at its first use.
+    fn key(&mut self, q: &QName) -> Key {
+        let at = q.id as usize;
+        if let Some(&k) = self.keys.get(at) {
+            if k != Key::Unresolved {
+                return k;
+            }
+        }
+        let d = self.dom;
+        let ns = match q.prefix.as_deref() {
+            Some("*") => Some(None),
+            Some(p) => (self.ns)(p)
+                .and_then(|uri| d.namespace_number(uri))
+                .map(Some),
+            None => Some(Some(0)),
+        };
+        let k = match (ns, d.name_number(&q.local)) {
+            (Some(ns), Some(name)) => Key::Is(ns, name),
+            _ => Key::Never,
+        };
+        if self.keys.len() <= at {
+            self.keys.resize(at + 1, Key::Unresolved);
+        }
+        if let Some(slot) = self.keys.get_mut(at) {
+            *slot = k;
+        }
+        k
+    }
+
+    /// The string value of an item, borrowed from the document where it stands there.
+    fn text(&self, item: &Item) -> Cow<'a, str> {
+        let d = self.dom;
+        match item {
+            Item::Doc => d.string_value(d.root()),
+            Item::Node(n) => d.string_value(*n),
+            Item::Attr(n, i) => Cow::Borrowed(d.attribute_at(*n, *i as usize).map_or("", |(_, v)| v)),
+            Item::Text(n) => Cow::Borrowed(d.own_text(*n)),
+            Item::Str(s) => Cow::Owned(s.clone()),
+            Item::Num(n) => Cow::Owned(num_string(*n)),
+            Item::Bool(b) => Cow::Owned(b.to_string()),
+            Item::Date(x) => Cow::Owned(x.format("%Y-%m-%d").to_string()),
+        }
+    }
+
+    /// The one string of an argument (empty for the empty sequence; the focus's when
+    /// there is no argument): a literal is borrowed, a walked path's one node read in
+    /// place.
+    fn arg_string<'x>(&mut self, args: &'x [Expr], k: usize, f: &Focus) -> Result<Cow<'x, str>, Error>
+    where
+        'a: 'x,
+    {
+        const MANY: &str = "a sequence of more than one item where one string is expected";
+        let Some(e) = args.get(k) else {
+            return Ok(self.text(f.item()?));
+        };
+        match e {
+            Expr::Str(lit) => return Ok(Cow::Borrowed(lit)),
+            Expr::Path(start, steps) => {
+                if let Some(from) = self.walk_start(start, steps, f)? {
+                    let mut one: Option<Cow<'a, str>> = None;
+                    let mut many = false;
+                    self.walk(&from, steps, &mut |env, i| {
+                        if one.is_some() {
+                            many = true;
+                            return Ok(false);
+                        }
+                        one = Some(env.text(i));
+                        Ok(true)
+                    })?;
+                    if many {
+                        return Err(MANY.into());
+                    }
+                    return Ok(one.unwrap_or_default());
+                }
+            }
+            _ => {}
+        }
+        let mut s = self.eval(e, f)?;
+        match s.as_mut_slice() {
+            [] => Ok(Cow::Borrowed("")),
+            [Item::Str(x)] => Ok(Cow::Owned(std::mem::take(x))),
+            [x] => Ok(self.text(x)),
+            _ => Err(MANY.into()),
         }
     }
 }

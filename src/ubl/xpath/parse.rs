@@ -29,7 +29,7 @@ pub enum Axis {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Test {
     /// A name: its prefix (if any, resolved later) and local name; `*` for any.
-    Name(Option<String>, String),
+    Name(QName),
     /// `prefix:*`.
     AnyIn(String),
     /// `*`.
@@ -38,6 +38,40 @@ pub enum Test {
     Node,
     /// `text()`.
     Text,
+}
+
+/// The name of a name test, with its number: the same prefix and local name have the
+/// same number in the whole process, so that the evaluator resolves a name against a
+/// document once (its table is indexed by [`QName::id`]) and then tests an element by
+/// two integers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QName {
+    /// The prefix, if any (`*` for any namespace).
+    pub prefix: Option<String>,
+    pub local: String,
+    pub id: u32,
+}
+
+impl QName {
+    fn new(prefix: Option<String>, local: String) -> Self {
+        static NAMES: std::sync::Mutex<Vec<(Option<String>, String)>> =
+            std::sync::Mutex::new(Vec::new());
+        let mut names = NAMES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let id = match names.iter().position(|(p, l)| *p == prefix && *l == local) {
+            Some(i) => i,
+            None => {
+                names.push((prefix.clone(), local.clone()));
+                names.len() - 1
+            }
+        };
+        QName {
+            prefix,
+            local,
+            id: u32::try_from(id).unwrap_or(u32::MAX),
+        }
+    }
 }
 
 /// A comparison operator.
@@ -617,7 +651,7 @@ impl Parser {
                     return Err("expected a local name after *:".into());
                 };
                 self.at += 1;
-                return Ok(Test::Name(Some("*".into()), local));
+                return Ok(Test::Name(QName::new(Some("*".into()), local)));
             }
             return Ok(Test::Any);
         }
@@ -631,8 +665,8 @@ impl Parser {
         }
         Ok(match n.split_once(':') {
             Some((p, "*")) => Test::AnyIn(p.to_owned()),
-            Some((p, l)) => Test::Name(Some(p.to_owned()), l.to_owned()),
-            None => Test::Name(None, n),
+            Some((p, l)) => Test::Name(QName::new(Some(p.to_owned()), l.to_owned())),
+            None => Test::Name(QName::new(None, n)),
         })
     }
 
@@ -702,18 +736,24 @@ fn quantified(every: bool, binds: Vec<(String, Expr)>, sat: Expr) -> Expr {
 
 /// Whether an expression names the variable `$name` anywhere.
 fn mentions(e: &Expr, name: &str) -> bool {
-    let any = |list: &[Expr]| list.iter().any(|x| mentions(x, name));
-    let binds = |list: &[(String, Expr)]| list.iter().any(|(_, x)| mentions(x, name));
+    any(e, &mut |x| matches!(x, Expr::Var(v) if v == name))
+}
+
+/// Whether `hit` holds for `e` or for an expression anywhere inside it (predicates,
+/// steps and bindings included).
+pub(crate) fn any(e: &Expr, hit: &mut dyn FnMut(&Expr) -> bool) -> bool {
+    if hit(e) {
+        return true;
+    }
     match e {
-        Expr::Var(v) => v == name,
-        Expr::Str(_) | Expr::Num(_) | Expr::Context | Expr::Root => false,
-        Expr::Seq(list) | Expr::Call(_, list) => any(list),
-        Expr::Filter(base, preds) => mentions(base, name) || any(preds),
+        Expr::Str(_) | Expr::Num(_) | Expr::Var(_) | Expr::Context | Expr::Root => false,
+        Expr::Seq(list) | Expr::Call(_, list) => list.iter().any(|x| any(x, hit)),
+        Expr::Filter(base, preds) => any(base, hit) || preds.iter().any(|x| any(x, hit)),
         Expr::Path(start, steps) => {
-            mentions(start, name)
+            any(start, hit)
                 || steps.iter().any(|s| match s {
-                    Step::Axis(_, _, preds) => any(preds),
-                    Step::Expr(x) => mentions(x, name),
+                    Step::Axis(_, _, preds) => preds.iter().any(|x| any(x, hit)),
+                    Step::Expr(x) => any(x, hit),
                 })
         }
         Expr::Or(a, b)
@@ -721,11 +761,14 @@ fn mentions(e: &Expr, name: &str) -> bool {
         | Expr::Compare(_, _, a, b)
         | Expr::Arith(_, a, b)
         | Expr::Union(a, b)
-        | Expr::Range(a, b) => mentions(a, name) || mentions(b, name),
-        Expr::Neg(a) | Expr::Castable(a, _, _) | Expr::Cast(a, _, _) => mentions(a, name),
-        Expr::If(c, t, f) => mentions(c, name) || mentions(t, name) || mentions(f, name),
-        Expr::Quantified(_, b, x) | Expr::For(b, x) => binds(b) || mentions(x, name),
-        Expr::Shared(_, x) => mentions(x, name),
+        | Expr::Range(a, b) => any(a, hit) || any(b, hit),
+        Expr::Neg(a) | Expr::Castable(a, _, _) | Expr::Cast(a, _, _) | Expr::Shared(_, a) => {
+            any(a, hit)
+        }
+        Expr::If(c, t, f) => any(c, hit) || any(t, hit) || any(f, hit),
+        Expr::Quantified(_, b, x) | Expr::For(b, x) => {
+            b.iter().any(|(_, y)| any(y, hit)) || any(x, hit)
+        }
     }
 }
 
@@ -769,14 +812,9 @@ pub(crate) fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
 
 /// Whether `e` reads anything but the document: a variable, or XSLT's `current()`.
 pub(crate) fn reads_outside(e: &Expr) -> bool {
-    let mut e = e.clone();
-    reads_outside_mut(&mut e)
-}
-
-fn reads_outside_mut(e: &mut Expr) -> bool {
-    match e {
+    any(e, &mut |x| match x {
         Expr::Var(_) => true,
-        Expr::Call(name, _) if name == "current" => true,
-        _ => children_mut(e).into_iter().any(reads_outside_mut),
-    }
+        Expr::Call(name, _) => name == "current",
+        _ => false,
+    })
 }
