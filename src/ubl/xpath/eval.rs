@@ -71,7 +71,7 @@ pub struct Env<'a> {
     depth: usize,
     /// The values of the [`Expr::Shared`] paths met so far, by number (cleared when
     /// another stylesheet, whose paths are numbered anew, is applied).
-    pub shared: Vec<Option<Seq>>,
+    pub shared: Vec<Option<std::sync::Arc<Seq>>>,
     /// The regular expressions compiled for this document, by pattern (the artefacts
     /// use a few dozen, most of them many times).
     regexes: std::collections::HashMap<String, regex::Regex>,
@@ -201,19 +201,9 @@ impl Env<'_> {
             }
             Expr::Path(start, steps) => self.path(start, steps, f)?,
             Expr::Call(name, args) => self.call(name, args, f)?,
-            Expr::Shared(id, e) => {
-                if let Some(Some(value)) = self.shared.get(*id as usize) {
-                    return Ok(value.clone());
-                }
-                let value = self.eval(e, f)?;
-                let slot = *id as usize;
-                if self.shared.len() <= slot {
-                    self.shared.resize(slot + 1, None);
-                }
-                if let Some(cell) = self.shared.get_mut(slot) {
-                    *cell = Some(value.clone());
-                }
-                value
+            Expr::Shared(..) => {
+                let v = self.shared_value(e, f)?;
+                std::sync::Arc::unwrap_or_clone(v)
             }
             Expr::Or(..) | Expr::And(..) => vec![Item::Bool(self.test(e, f)?)],
             Expr::If(..) | Expr::Quantified(..) | Expr::For(..) => return self.control(e, f),
@@ -225,10 +215,13 @@ impl Env<'_> {
     fn path(&mut self, start: &Expr, steps: &[Step], f: &Focus) -> Result<Seq, Error> {
         if let Some(from) = self.walk_start(start, steps, f)? {
             let mut out = Vec::new();
-            self.walk(&from, steps, &mut |_, item| {
+            self.walk_from(&from, steps, &mut |_, item| {
                 out.push(item.clone());
                 Ok(true)
             })?;
+            if matches!(&from, From::Many(items) if items.len() > 1) && out.iter().all(is_node) {
+                sort_dedup(&mut out);
+            }
             return Ok(out);
         }
         let mut s = self.eval(start, f)?;
@@ -1281,6 +1274,51 @@ impl Env<'_> {
     }
 }
 
+/// The error of a sequence of several items where one string is expected.
+const MANY: &str = "a sequence of more than one item where one string is expected";
+
+/// Where a walked path starts: one item, or the nodes of a shared path or a variable.
+enum From {
+    One(Item),
+    Many(std::sync::Arc<Seq>),
+}
+
+/// Whether an expression reads the position or the size of its focus.
+fn reads_position(e: &Expr) -> bool {
+    any(e, &mut |x| {
+        matches!(x, Expr::Call(n, a) if a.is_empty() && (n == "position" || n == "last"))
+    })
+}
+
+/// Whether an expression's value is surely atomic (never nodes): a literal, a
+/// comparison, arithmetic, a cast, or a call of a function that answers a value.
+fn atomic_valued(e: &Expr) -> bool {
+    match e {
+        Expr::Str(_)
+        | Expr::Num(_)
+        | Expr::Compare(..)
+        | Expr::Arith(..)
+        | Expr::Neg(_)
+        | Expr::And(..)
+        | Expr::Or(..)
+        | Expr::Cast(..)
+        | Expr::Castable(..) => true,
+        Expr::Seq(list) => matches!(list.as_slice(), [one] if atomic_valued(one)),
+        Expr::Call(name, _) => {
+            name.starts_with("xs:")
+                || matches!(
+                    name.as_str(),
+                    "normalize-space" | "string" | "upper-case" | "lower-case" | "number"
+                        | "string-length" | "substring" | "substring-before" | "substring-after"
+                        | "concat" | "translate" | "round" | "abs" | "floor" | "ceiling" | "sum"
+                        | "count" | "boolean" | "not" | "exists" | "empty" | "contains"
+                        | "starts-with" | "ends-with" | "matches" | "name" | "local-name"
+                )
+        }
+        _ => false,
+    }
+}
+
 /// What a visitor of [`Env::walk`] is called with each node: `Ok(false)` stops the walk.
 type Visit<'v, 'a> = dyn FnMut(&mut Env<'a>, &Item) -> Result<bool, Error> + 'v;
 
@@ -1299,12 +1337,34 @@ impl<'a> Env<'a> {
             Expr::And(a, b) => Ok(self.test(a, f)? && self.test(b, f)?),
             Expr::Or(a, b) => Ok(self.test(a, f)? || self.test(b, f)?),
             Expr::Path(start, steps) => match self.walk_start(start, steps, f)? {
-                Some(from) => self.walk(&from, steps, &mut |_, _| Ok(false)).map(|all| !all),
+                // a node first: true; else the one value's (two values: an error)
+                Some(from) => {
+                    let mut first: Option<Item> = None;
+                    let mut many = false;
+                    self.walk_from(&from, steps, &mut |_, i| {
+                        if first.is_some() {
+                            many = true;
+                            return Ok(false);
+                        }
+                        first = Some(i.clone());
+                        Ok(!is_node(i))
+                    })?;
+                    match first {
+                        Some(i) if is_node(&i) => Ok(true),
+                        _ if many => Err("no boolean value of a sequence of several values".into()),
+                        Some(i) => ebv(&vec![i]),
+                        None => Ok(false),
+                    }
+                }
                 None => ebv(&self.eval(e, f)?),
             },
             Expr::Call(name, args) => match self.boolean_call(name, args, f)? {
                 Some(v) => Ok(v),
-                None => ebv(&self.eval(e, f)?),
+                // a string's value is whether it is not empty
+                None => match self.str_expr(e, f)? {
+                    Some(text) => Ok(!text.unwrap_or_default().is_empty()),
+                    None => ebv(&self.eval(e, f)?),
+                },
             },
             Expr::Compare(op, true, a, b) => match self.compare_literal(*op, a, b, f)? {
                 Some(v) => Ok(v),
@@ -1332,7 +1392,7 @@ impl<'a> Env<'a> {
     fn exists(&mut self, e: &Expr, f: &Focus) -> Result<bool, Error> {
         if let Expr::Path(start, steps) = e {
             if let Some(from) = self.walk_start(start, steps, f)? {
-                return self.walk(&from, steps, &mut |_, _| Ok(false)).map(|all| !all);
+                return self.walk_from(&from, steps, &mut |_, _| Ok(false)).map(|all| !all);
             }
         }
         Ok(!self.eval(e, f)?.is_empty())
@@ -1359,9 +1419,14 @@ impl<'a> Env<'a> {
         if !matches!(b, Expr::Str(_) | Expr::Num(_)) {
             return Ok(None);
         }
+        if let (Expr::Str(lit), false) = (b, matches!(a, Expr::Path(..))) {
+            if let Some(text) = self.str_expr(a, f)? {
+                return Ok(Some(text.is_some_and(|t| ordering_ok(op, t.as_ref().cmp(lit.as_str())))));
+            }
+        }
         if let Expr::Path(start, steps) = a {
             if let Some(from) = self.walk_start(start, steps, f)? {
-                let all = self.walk(&from, steps, &mut |env, i| Ok(!hit(env, i)))?;
+                let all = self.walk_from(&from, steps, &mut |env, i| Ok(!hit(env, i)))?;
                 return Ok(Some(!all));
             }
         }
@@ -1383,8 +1448,12 @@ impl<'a> Env<'a> {
                 "not" | "exists" | "empty" | "boolean" | "contains" | "starts-with"
                     | "ends-with" | "matches" | "true" | "false"
             ),
-            Expr::Path(_, steps) => steps.iter().all(|s| matches!(s, Step::Axis(..))),
+            Expr::Path(_, steps) => match steps.last() {
+                Some(Step::Expr(e)) => self.boolean_valued(e),
+                _ => true,
+            },
             Expr::Var(_) => self.not_positional(p),
+            Expr::Seq(list) => matches!(list.as_slice(), [one] if self.boolean_valued(one)),
             _ => false,
         }
     }
@@ -1394,49 +1463,99 @@ impl<'a> Env<'a> {
     /// then at most one attribute or descendant step (or `//x`) last; each predicate
     /// boolean and reading no position. Such a path gives its nodes in document order,
     /// each once, as they are walked.
-    fn walk_start(&self, start: &Expr, steps: &[Step], f: &Focus) -> Result<Option<Item>, Error> {
+    fn walk_start(&mut self, start: &Expr, steps: &[Step], f: &Focus) -> Result<Option<From>, Error> {
+        // from several nodes (a shared path's, a variable's): child and attribute
+        // steps only, which never reach a node twice from distinct nodes
+        let many = matches!(start, Expr::Shared(..) | Expr::Var(_));
         let mut down = false;
         for (i, step) in steps.iter().enumerate() {
+            let last = i + 1 == steps.len();
+            let step_ok = match step {
+                Step::Expr(e) => last && atomic_valued(e) && !reads_position(e),
+                Step::Axis(..) => true,
+            };
             let Step::Axis(axis, test, preds) = step else {
+                if step_ok {
+                    continue;
+                }
                 return Ok(None);
             };
-            let last = i + 1 == steps.len();
             let ok = match axis {
-                Axis::Parent | Axis::Itself => !down,
+                Axis::Itself => !down,
+                Axis::Parent => !down && !many,
+                Axis::Attribute | Axis::Descendant if many => last && *axis == Axis::Attribute,
                 Axis::Child => {
                     down = true;
                     true
                 }
                 Axis::Attribute | Axis::Descendant => last,
                 Axis::DescendantOrSelf => {
-                    i + 2 == steps.len()
+                    !many
+                        && i + 2 == steps.len()
                         && preds.is_empty()
                         && *test == Test::Node
                         && matches!(steps.last(), Some(Step::Axis(Axis::Child, ..)))
                 }
                 _ => false,
             };
-            let plain = |p: &Expr| {
-                self.boolean_valued(p)
-                    && !any(p, &mut |x| {
-                        matches!(x, Expr::Call(n, a) if a.is_empty() && (n == "position" || n == "last"))
-                    })
-            };
-            if !ok || !preds.iter().all(plain) {
+            if !ok || !preds.iter().all(|p| self.boolean_valued(p) && !reads_position(p)) {
                 return Ok(None);
             }
         }
         Ok(Some(match start {
-            Expr::Context => f.item()?.clone(),
+            Expr::Context => From::One(f.item()?.clone()),
             Expr::Root => {
                 f.item()?;
-                Item::Doc
+                From::One(Item::Doc)
             }
             Expr::Call(name, args) if name == "current" && args.is_empty() && self.depth == 0 => {
-                self.current.clone()
+                From::One(self.current.clone())
             }
+            Expr::Shared(..) => From::Many(self.shared_value(start, f)?),
+            Expr::Var(v) => match self.vars.iter().rev().find(|(n, _)| n == v) {
+                Some((_, value)) => From::Many(std::sync::Arc::clone(value)),
+                None => return Ok(None),
+            },
             _ => return Ok(None),
+        })
+        .filter(|from| match from {
+            From::One(_) => true,
+            From::Many(items) => items.iter().all(|i| matches!(i, Item::Doc | Item::Node(_))),
         }))
+    }
+
+    /// The value of an [`Expr::Shared`] path, evaluated at its first use in a document.
+    fn shared_value(&mut self, e: &Expr, f: &Focus) -> Result<std::sync::Arc<Seq>, Error> {
+        let Expr::Shared(id, inner) = e else {
+            return Ok(std::sync::Arc::new(self.eval(e, f)?));
+        };
+        let slot = *id as usize;
+        if let Some(Some(value)) = self.shared.get(slot) {
+            return Ok(std::sync::Arc::clone(value));
+        }
+        let value = std::sync::Arc::new(self.eval(inner, f)?);
+        if self.shared.len() <= slot {
+            self.shared.resize(slot + 1, None);
+        }
+        if let Some(cell) = self.shared.get_mut(slot) {
+            *cell = Some(std::sync::Arc::clone(&value));
+        }
+        Ok(value)
+    }
+
+    /// Walks a path from where [`Self::walk_start`] found it starts.
+    fn walk_from(&mut self, from: &From, steps: &[Step], visit: &mut Visit<'_, 'a>) -> Result<bool, Error> {
+        match from {
+            From::One(item) => self.walk(item, steps, visit),
+            From::Many(items) => {
+                for item in items.iter() {
+                    if !self.walk(item, steps, visit)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
     }
 
     /// Walks a path of [`Self::walk_start`] from `item`, calling `visit` with each node
@@ -1447,6 +1566,20 @@ impl<'a> Env<'a> {
         };
         self.burn()?;
         let Step::Axis(axis, test, preds) = step else {
+            // the last step, an expression of atomic values, at each node
+            let Step::Expr(e) = step else {
+                return Ok(true);
+            };
+            let focus = Focus {
+                item: Some(item.clone()),
+                pos: 1,
+                size: 1,
+            };
+            for v in self.eval(e, &focus)? {
+                if !visit(self, &v)? {
+                    return Ok(false);
+                }
+            }
             return Ok(true);
         };
         let d = self.dom;
@@ -1635,31 +1768,11 @@ impl<'a> Env<'a> {
     where
         'a: 'x,
     {
-        const MANY: &str = "a sequence of more than one item where one string is expected";
         let Some(e) = args.get(k) else {
             return Ok(self.text(f.item()?));
         };
-        match e {
-            Expr::Str(lit) => return Ok(Cow::Borrowed(lit)),
-            Expr::Path(start, steps) => {
-                if let Some(from) = self.walk_start(start, steps, f)? {
-                    let mut one: Option<Cow<'a, str>> = None;
-                    let mut many = false;
-                    self.walk(&from, steps, &mut |env, i| {
-                        if one.is_some() {
-                            many = true;
-                            return Ok(false);
-                        }
-                        one = Some(env.text(i));
-                        Ok(true)
-                    })?;
-                    if many {
-                        return Err(MANY.into());
-                    }
-                    return Ok(one.unwrap_or_default());
-                }
-            }
-            _ => {}
+        if let Some(text) = self.str_expr(e, f)? {
+            return Ok(text.unwrap_or_default());
         }
         let mut s = self.eval(e, f)?;
         match s.as_mut_slice() {
@@ -1668,6 +1781,57 @@ impl<'a> Env<'a> {
             [x] => Ok(self.text(x)),
             _ => Err(MANY.into()),
         }
+    }
+
+    /// The value of an expression that is one string or nothing, without building a
+    /// sequence: a literal (borrowed), a walked path of at most one node (its text read
+    /// in place; `None` inside for no node), the focus, and `normalize-space`,
+    /// `string`, `upper-case`, `lower-case`, `name()` and `local-name()` of those.
+    /// `Ok(None)` for any other expression.
+    fn str_expr<'x>(&mut self, e: &'x Expr, f: &Focus) -> Result<Option<Option<Cow<'x, str>>>, Error>
+    where
+        'a: 'x,
+    {
+        Ok(Some(match e {
+            Expr::Str(lit) => Some(Cow::Borrowed(lit.as_str())),
+            Expr::Context => Some(self.text(f.item()?)),
+            Expr::Path(start, steps) => {
+                let Some(from) = self.walk_start(start, steps, f)? else {
+                    return Ok(None);
+                };
+                let mut one: Option<Cow<'a, str>> = None;
+                let mut many = false;
+                self.walk_from(&from, steps, &mut |env, i| {
+                    if one.is_some() {
+                        many = true;
+                        return Ok(false);
+                    }
+                    one = Some(env.text(i));
+                    Ok(true)
+                })?;
+                if many {
+                    return Err(MANY.into());
+                }
+                one
+            }
+            Expr::Call(name, args) => match (name.as_str(), args.as_slice()) {
+                ("name" | "local-name", []) => match f.item()? {
+                    Item::Node(n) => Some(Cow::Borrowed(self.dom.name(*n))),
+                    _ => return Ok(None),
+                },
+                ("string", [] | [_]) => Some(self.arg_string(args, 0, f)?),
+                ("normalize-space", [] | [_]) => Some(match self.arg_string(args, 0, f)? {
+                    Cow::Borrowed(t) => crate::en16931::xpath::normalize_space(t),
+                    Cow::Owned(t) => {
+                        Cow::Owned(crate::en16931::xpath::normalize_space(&t).into_owned())
+                    }
+                }),
+                ("upper-case", [_]) => Some(Cow::Owned(self.arg_string(args, 0, f)?.to_uppercase())),
+                ("lower-case", [_]) => Some(Cow::Owned(self.arg_string(args, 0, f)?.to_lowercase())),
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        }))
     }
 }
 
