@@ -323,6 +323,15 @@ impl Env<'_> {
                 }
             }
             Expr::Arith(op, a, b) => {
+                if let Some(x) = self.one_item(a, f)? {
+                    if let Some(y) = self.one_item(b, f)? {
+                        let (Some(x), Some(y)) = (x, y) else {
+                            return Ok(Vec::new());
+                        };
+                        let (x, y) = (self.atom(&x), self.atom(&y));
+                        return Ok(vec![arith(*op, &x, &y)?]);
+                    }
+                }
                 let l = {
                     let tmp = self.eval(a, f)?;
                     self.atoms(&tmp)
@@ -900,15 +909,18 @@ impl Env<'_> {
     }
 
     fn atoms(&self, s: &Seq) -> Vec<Atom> {
-        s.iter()
-            .map(|i| match i {
-                Item::Str(s) => Atom::Str(s.clone()),
-                Item::Num(n) => Atom::Num(*n),
-                Item::Bool(b) => Atom::Bool(*b),
-                Item::Date(x) => Atom::Date(*x),
-                node => Atom::Untyped(self.string(node)),
-            })
-            .collect()
+        s.iter().map(|i| self.atom(i)).collect()
+    }
+
+    /// An item's atomic value (a node's: its text, untyped).
+    fn atom(&self, i: &Item) -> Atom {
+        match i {
+            Item::Str(s) => Atom::Str(s.clone()),
+            Item::Num(n) => Atom::Num(*n),
+            Item::Bool(b) => Atom::Bool(*b),
+            Item::Date(x) => Atom::Date(*x),
+            node => Atom::Untyped(self.string(node)),
+        }
     }
 
     fn arg_num(
@@ -971,7 +983,8 @@ impl Env<'_> {
         let v: Result<Seq, Error> = match (name, args.len()) {
             ("true", 0) => one(true),
             ("false", 0) => one(false),
-            ("not" | "boolean" | "exists" | "empty", 1) => {
+            ("not" | "boolean" | "exists" | "empty", 1)
+            | ("contains" | "starts-with" | "ends-with", 2) => {
                 one(self.boolean_call(name, args, f)?.unwrap_or_default())
             }
             ("count", 1) => Ok(vec![Item::Num(Some(Decimal::from(
@@ -1016,18 +1029,6 @@ impl Env<'_> {
                     out.push_str(&self.arg_string(args, k, f)?);
                 }
                 s(out)
-            }
-            ("contains", 2) => {
-                let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
-                one(a.contains(b.as_ref()))
-            }
-            ("starts-with", 2) => {
-                let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
-                one(a.starts_with(b.as_ref()))
-            }
-            ("ends-with", 2) => {
-                let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
-                one(a.ends_with(b.as_ref()))
             }
             ("substring-after", 2) => {
                 let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
@@ -1188,6 +1189,12 @@ impl Env<'_> {
         let _ = (&one, &s);
         let v: Result<Seq, Error> = match (name, args.len()) {
             ("sum", 1 | 2) => {
+                if let Some(total) = match args.first() {
+                    Some(arg) => self.walked_sum(arg, f)?,
+                    None => None,
+                } {
+                    return Ok(Some(vec![Item::Num(total)]));
+                }
                 let v = self.eval_arg(args, 0, f)?;
                 let mut total = Some(Decimal::ZERO);
                 for a in self.atoms(&v) {
@@ -1257,6 +1264,15 @@ impl Env<'_> {
         ) {
             return Ok(None);
         }
+        if let Some(one) = match args.first() {
+            Some(arg) => self.one_item(arg, f)?,
+            None => None,
+        } {
+            return Ok(Some(match one {
+                Some(x) => vec![cast(&self.atom(&x), name)?],
+                None => Vec::new(),
+            }));
+        }
         let v = self.eval_arg(args, 0, f)?;
         let a = self.atoms(&v);
         match a.as_slice() {
@@ -1272,6 +1288,13 @@ impl Env<'_> {
             None => Err("a missing argument".into()),
         }
     }
+}
+
+/// A value a general comparison compares with: a literal's, or a variable's one value.
+#[derive(Clone, Copy)]
+enum Lit<'x> {
+    Str(&'x str),
+    Num(Decimal),
 }
 
 /// The error of a sequence of several items where one string is expected.
@@ -1376,6 +1399,14 @@ impl<'a> Env<'a> {
 
     /// `not`, `boolean`, `exists` and `empty`; `None` for another function.
     fn boolean_call(&mut self, name: &str, args: &[Expr], f: &Focus) -> Result<Option<bool>, Error> {
+        if let ("contains" | "starts-with" | "ends-with", [_, _]) = (name, args) {
+            let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
+            return Ok(Some(match name {
+                "contains" => a.contains(b.as_ref()),
+                "starts-with" => a.starts_with(b.as_ref()),
+                _ => a.ends_with(b.as_ref()),
+            }));
+        }
         let [x] = args else {
             return Ok(None);
         };
@@ -1399,29 +1430,42 @@ impl<'a> Env<'a> {
     }
 
     /// A general comparison of `a` with a string or number literal (`… = 'VAT'`,
-    /// `… > 0`), each item of `a` against the literal as it comes: an untyped or string
-    /// item compares as a string with a string; with a number, an item is read as a
-    /// double (NaN: only `!=` holds); an item of another type never matches. `None`
-    /// when `b` is not such a literal.
+    /// `… > 0`), or with a variable bound to one string or number (`… = $rate`), each
+    /// item of `a` against it as it comes: an untyped or string item compares as a
+    /// string with a string; with a number, an item is read as a double (NaN: only
+    /// `!=` holds); an item of another type never matches. `None` when `b` is not such
+    /// a value.
     fn compare_literal(&mut self, op: Cmp, a: &Expr, b: &Expr, f: &Focus) -> Result<Option<bool>, Error> {
+        let bound;
+        let lit: Lit<'_> = match b {
+            Expr::Str(x) => Lit::Str(x),
+            Expr::Num(n) => Lit::Num(*n),
+            Expr::Var(v) => {
+                bound = match self.vars.iter().rev().find(|(n, _)| n == v) {
+                    Some((_, value)) => std::sync::Arc::clone(value),
+                    None => return Ok(None),
+                };
+                match bound.as_slice() {
+                    [Item::Str(x)] => Lit::Str(x),
+                    [Item::Num(Some(n))] => Lit::Num(*n),
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
         let hit = |env: &Env<'a>, i: &Item| -> bool {
-            match (b, i) {
-                (Expr::Str(lit), Item::Str(x)) => ordering_ok(op, x.as_str().cmp(lit)),
-                (Expr::Num(lit), Item::Num(n)) => n.map_or(op == Cmp::Ne, |n| ordering_ok(op, n.cmp(lit))),
+            match (lit, i) {
+                (Lit::Str(lit), Item::Str(x)) => ordering_ok(op, x.as_str().cmp(lit)),
+                (Lit::Num(lit), Item::Num(n)) => n.map_or(op == Cmp::Ne, |n| ordering_ok(op, n.cmp(&lit))),
                 (_, Item::Str(_) | Item::Num(_) | Item::Bool(_) | Item::Date(_)) => false,
-                (Expr::Str(lit), node) => ordering_ok(op, env.text(node).as_ref().cmp(lit.as_str())),
-                (_, node) => parse_double(&env.text(node)).map_or(op == Cmp::Ne, |n| match b {
-                    Expr::Num(lit) => ordering_ok(op, n.cmp(lit)),
-                    _ => false,
-                }),
+                (Lit::Str(lit), node) => ordering_ok(op, env.text(node).as_ref().cmp(lit)),
+                (Lit::Num(lit), node) => parse_double(&env.text(node))
+                    .map_or(op == Cmp::Ne, |n| ordering_ok(op, n.cmp(&lit))),
             }
         };
-        if !matches!(b, Expr::Str(_) | Expr::Num(_)) {
-            return Ok(None);
-        }
-        if let (Expr::Str(lit), false) = (b, matches!(a, Expr::Path(..))) {
+        if let (Lit::Str(lit), false) = (lit, matches!(a, Expr::Path(..))) {
             if let Some(text) = self.str_expr(a, f)? {
-                return Ok(Some(text.is_some_and(|t| ordering_ok(op, t.as_ref().cmp(lit.as_str())))));
+                return Ok(Some(text.is_some_and(|t| ordering_ok(op, t.as_ref().cmp(lit)))));
             }
         }
         if let Expr::Path(start, steps) = a {
@@ -1432,6 +1476,45 @@ impl<'a> Env<'a> {
         }
         let items = self.eval(a, f)?;
         Ok(Some(items.iter().any(|i| hit(self, i))))
+    }
+
+    /// `sum` of a walked path: each item's number as it comes (a node's text read as a
+    /// double), without building the sequence. `None` when the argument is not walked.
+    fn walked_sum(&mut self, arg: &Expr, f: &Focus) -> Result<Option<Option<Decimal>>, Error> {
+        let Expr::Path(start, steps) = arg else {
+            return Ok(None);
+        };
+        let Some(from) = self.walk_start(start, steps, f)? else {
+            return Ok(None);
+        };
+        let mut total = Some(Decimal::ZERO);
+        let mut failed: Option<Error> = None;
+        self.walk_from(&from, steps, &mut |env, i| {
+            let n = match i {
+                Item::Num(n) => *n,
+                Item::Bool(b) => Some(if *b { Decimal::ONE } else { Decimal::ZERO }),
+                Item::Date(_) => {
+                    failed = Some("a date is not a number".into());
+                    return Ok(false);
+                }
+                other => parse_double(&env.text(other)),
+            };
+            total = match (total, n) {
+                (Some(t), Some(x)) => match t.checked_add(x) {
+                    Some(v) => Some(v),
+                    None => {
+                        failed = Some("a sum past the range".into());
+                        return Ok(false);
+                    }
+                },
+                _ => None,
+            };
+            Ok(true)
+        })?;
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(Some(total)),
+        }
     }
 
     /// Whether a predicate's value is a boolean or nodes (never a number that would
@@ -1464,9 +1547,42 @@ impl<'a> Env<'a> {
     /// boolean and reading no position. Such a path gives its nodes in document order,
     /// each once, as they are walked.
     fn walk_start(&mut self, start: &Expr, steps: &[Step], f: &Focus) -> Result<Option<From>, Error> {
+        if !self.walkable(start, steps) {
+            return Ok(None);
+        }
+        Ok(Some(match start {
+            Expr::Context => From::One(f.item()?.clone()),
+            Expr::Root => {
+                f.item()?;
+                From::One(Item::Doc)
+            }
+            Expr::Call(..) => From::One(self.current.clone()),
+            Expr::Shared(..) => From::Many(self.shared_value(start, f)?),
+            Expr::Var(v) => match self.vars.iter().rev().find(|(n, _)| n == v) {
+                Some((_, value)) => From::Many(std::sync::Arc::clone(value)),
+                None => return Ok(None),
+            },
+            _ => return Ok(None),
+        })
+        .filter(|from| match from {
+            From::One(_) => true,
+            From::Many(items) => items.iter().all(|i| matches!(i, Item::Doc | Item::Node(_))),
+        }))
+    }
+
+    /// Whether [`Self::walk_start`] may walk a path (its start and steps; a variable's
+    /// value is looked at when the walk starts).
+    fn walkable(&self, start: &Expr, steps: &[Step]) -> bool {
+        let many = match start {
+            Expr::Context | Expr::Root => false,
+            Expr::Call(name, args) if name == "current" && args.is_empty() && self.depth == 0 => {
+                false
+            }
+            Expr::Shared(..) | Expr::Var(_) => true,
+            _ => return false,
+        };
         // from several nodes (a shared path's, a variable's): child and attribute
         // steps only, which never reach a node twice from distinct nodes
-        let many = matches!(start, Expr::Shared(..) | Expr::Var(_));
         let mut down = false;
         for (i, step) in steps.iter().enumerate() {
             let last = i + 1 == steps.len();
@@ -1478,7 +1594,7 @@ impl<'a> Env<'a> {
                 if step_ok {
                     continue;
                 }
-                return Ok(None);
+                return false;
             };
             let ok = match axis {
                 Axis::Itself => !down,
@@ -1499,29 +1615,10 @@ impl<'a> Env<'a> {
                 _ => false,
             };
             if !ok || !preds.iter().all(|p| self.boolean_valued(p) && !reads_position(p)) {
-                return Ok(None);
+                return false;
             }
         }
-        Ok(Some(match start {
-            Expr::Context => From::One(f.item()?.clone()),
-            Expr::Root => {
-                f.item()?;
-                From::One(Item::Doc)
-            }
-            Expr::Call(name, args) if name == "current" && args.is_empty() && self.depth == 0 => {
-                From::One(self.current.clone())
-            }
-            Expr::Shared(..) => From::Many(self.shared_value(start, f)?),
-            Expr::Var(v) => match self.vars.iter().rev().find(|(n, _)| n == v) {
-                Some((_, value)) => From::Many(std::sync::Arc::clone(value)),
-                None => return Ok(None),
-            },
-            _ => return Ok(None),
-        })
-        .filter(|from| match from {
-            From::One(_) => true,
-            From::Many(items) => items.iter().all(|i| matches!(i, Item::Doc | Item::Node(_))),
-        }))
+        true
     }
 
     /// The value of an [`Expr::Shared`] path, evaluated at its first use in a document.
@@ -1744,6 +1841,59 @@ impl<'a> Env<'a> {
             *slot = k;
         }
         k
+    }
+
+    /// The one item of an expression of at most one item, without building a
+    /// sequence: a literal, the focus, a variable bound to at most one item, a walked
+    /// path that reaches at most one node or value, arithmetic on those, and the same
+    /// in parentheses. `Ok(None)` for any other expression (or a path that reaches
+    /// several items: the general evaluation then says what is wrong); `Some(None)` for
+    /// the empty sequence.
+    fn one_item(&mut self, e: &Expr, f: &Focus) -> Result<Option<Option<Item>>, Error> {
+        Ok(Some(match e {
+            Expr::Num(n) => Some(Item::Num(Some(*n))),
+            Expr::Context => Some(f.item()?.clone()),
+            Expr::Seq(list) => match list.as_slice() {
+                [one] => return self.one_item(one, f),
+                _ => return Ok(None),
+            },
+            Expr::Var(v) => match self.vars.iter().rev().find(|(n, _)| n == v) {
+                Some((_, value)) => match value.as_slice() {
+                    [] => None,
+                    [x] => Some(x.clone()),
+                    _ => return Ok(None),
+                },
+                None => return Ok(None),
+            },
+            Expr::Path(start, steps) if self.walkable(start, steps) => {
+                let Some(from) = self.walk_start(start, steps, f)? else {
+                    return Ok(None);
+                };
+                let mut one: Option<Item> = None;
+                let mut many = false;
+                self.walk_from(&from, steps, &mut |_, i| {
+                    if one.is_some() {
+                        many = true;
+                        return Ok(false);
+                    }
+                    one = Some(i.clone());
+                    Ok(true)
+                })?;
+                if many {
+                    return Ok(None);
+                }
+                one
+            }
+            // evaluated (once: an error or several items are left to the caller)
+            _ => {
+                let mut v = self.eval(e, f)?;
+                match v.pop() {
+                    Some(x) if v.is_empty() => Some(x),
+                    None => None,
+                    Some(_) => return Ok(None),
+                }
+            }
+        }))
     }
 
     /// The string value of an item, borrowed from the document where it stands there.
