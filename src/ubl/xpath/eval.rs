@@ -219,7 +219,7 @@ impl Env<'_> {
                 out.push(item.clone());
                 Ok(true)
             })?;
-            if matches!(&from, From::Many(items) if items.len() > 1) && out.iter().all(is_node) {
+            if out.iter().all(is_node) && !out.is_sorted_by_key(order) {
                 sort_dedup(&mut out);
             }
             return Ok(out);
@@ -1604,13 +1604,19 @@ impl<'a> Env<'a> {
                     down = true;
                     true
                 }
-                Axis::Attribute | Axis::Descendant => last,
-                Axis::DescendantOrSelf => {
+                Axis::Attribute => last,
+                // from one item: each node below once (in document order unless one of
+                // them holds another, which `path` sorts out)
+                Axis::Descendant => {
+                    down = true;
                     !many
-                        && i + 2 == steps.len()
+                }
+                Axis::DescendantOrSelf => {
+                    down = true;
+                    !many
                         && preds.is_empty()
                         && *test == Test::Node
-                        && matches!(steps.last(), Some(Step::Axis(Axis::Child, ..)))
+                        && matches!(steps.get(i + 1), Some(Step::Axis(Axis::Child, ..)))
                 }
                 _ => false,
             };
@@ -1686,13 +1692,13 @@ impl<'a> Env<'a> {
             }
         }
         match (axis, item) {
-            (Axis::DescendantOrSelf, _) => match rest {
-                [Step::Axis(Axis::Child, test, preds)] => {
-                    self.walk_descendants(item, test, preds, visit)
+            (Axis::DescendantOrSelf, _) => match rest.split_first() {
+                Some((Step::Axis(Axis::Child, test, preds), after)) => {
+                    self.walk_descendants(item, test, preds, after, visit)
                 }
                 _ => Ok(true),
             },
-            (Axis::Descendant, _) => self.walk_descendants(item, test, preds, visit),
+            (Axis::Descendant, _) => self.walk_descendants(item, test, preds, rest, visit),
             (Axis::Parent, _) => {
                 let up = match item {
                     Item::Node(n) => d.parent(*n).map_or(Item::Doc, Item::Node),
@@ -1769,12 +1775,13 @@ impl<'a> Env<'a> {
         self.walk(node, rest, visit)
     }
 
-    /// `descendant::test[preds]` from `item`, the last step of a walked path.
+    /// `descendant::test[preds]` from `item`, then the `rest` of the path.
     fn walk_descendants(
         &mut self,
         item: &Item,
         test: &Test,
         preds: &[Expr],
+        rest: &[Step],
         visit: &mut Visit<'_, 'a>,
     ) -> Result<bool, Error> {
         let d = self.dom;
@@ -1799,7 +1806,7 @@ impl<'a> Env<'a> {
                     _ => None,
                 };
                 for &n in d.named_below(uri, local, below) {
-                    if !self.walk_one(&Item::Node(n), Axis::Descendant, test, preds, &[], visit)? {
+                    if !self.walk_one(&Item::Node(n), Axis::Descendant, test, preds, rest, visit)? {
                         return Ok(false);
                     }
                 }
@@ -1807,7 +1814,7 @@ impl<'a> Env<'a> {
             }
         }
         for n in range {
-            if !self.walk_one(&Item::Node(n), Axis::Descendant, test, preds, &[], visit)? {
+            if !self.walk_one(&Item::Node(n), Axis::Descendant, test, preds, rest, visit)? {
                 return Ok(false);
             }
         }
