@@ -215,7 +215,7 @@ impl Env<'_> {
     fn path(&mut self, start: &Expr, steps: &[Step], f: &Focus) -> Result<Seq, Error> {
         if let Some(from) = self.walk_start(start, steps, f)? {
             let mut out = Vec::new();
-            self.walk_from(&from, steps, &mut |_, item| {
+            self.walk_from(&from, start, steps, &mut |_, item| {
                 out.push(item.clone());
                 Ok(true)
             })?;
@@ -1303,6 +1303,8 @@ const MANY: &str = "a sequence of more than one item where one string is expecte
 /// Where a walked path starts: one item, or the nodes of a shared path or a variable.
 enum From {
     One(Item),
+    /// The children of the item a child union (`(a | b)/…`) selects.
+    Below(Item),
     Many(std::sync::Arc<Seq>),
 }
 
@@ -1364,7 +1366,7 @@ impl<'a> Env<'a> {
                 Some(from) => {
                     let mut first: Option<Item> = None;
                     let mut many = false;
-                    self.walk_from(&from, steps, &mut |_, i| {
+                    self.walk_from(&from, start, steps, &mut |_, i| {
                         if first.is_some() {
                             many = true;
                             return Ok(false);
@@ -1423,7 +1425,7 @@ impl<'a> Env<'a> {
     fn exists(&mut self, e: &Expr, f: &Focus) -> Result<bool, Error> {
         if let Expr::Path(start, steps) = e {
             if let Some(from) = self.walk_start(start, steps, f)? {
-                return self.walk_from(&from, steps, &mut |_, _| Ok(false)).map(|all| !all);
+                return self.walk_from(&from, start, steps, &mut |_, _| Ok(false)).map(|all| !all);
             }
         }
         Ok(!self.eval(e, f)?.is_empty())
@@ -1470,7 +1472,7 @@ impl<'a> Env<'a> {
         }
         if let Expr::Path(start, steps) = a {
             if let Some(from) = self.walk_start(start, steps, f)? {
-                let all = self.walk_from(&from, steps, &mut |env, i| Ok(!hit(env, i)))?;
+                let all = self.walk_from(&from, start, steps, &mut |env, i| Ok(!hit(env, i)))?;
                 return Ok(Some(!all));
             }
         }
@@ -1489,7 +1491,7 @@ impl<'a> Env<'a> {
         };
         let mut total = Some(Decimal::ZERO);
         let mut failed: Option<Error> = None;
-        self.walk_from(&from, steps, &mut |env, i| {
+        self.walk_from(&from, start, steps, &mut |env, i| {
             let n = match i {
                 Item::Num(n) => *n,
                 Item::Bool(b) => Some(if *b { Decimal::ONE } else { Decimal::ZERO }),
@@ -1557,6 +1559,7 @@ impl<'a> Env<'a> {
                 From::One(Item::Doc)
             }
             Expr::Call(..) => From::One(self.current.clone()),
+            Expr::Seq(_) | Expr::Union(..) => From::Below(f.item()?.clone()),
             Expr::Shared(..) => From::Many(self.shared_value(start, f)?),
             Expr::Var(v) => match self.vars.iter().rev().find(|(n, _)| n == v) {
                 Some((_, value)) => From::Many(std::sync::Arc::clone(value)),
@@ -1565,7 +1568,7 @@ impl<'a> Env<'a> {
             _ => return Ok(None),
         })
         .filter(|from| match from {
-            From::One(_) => true,
+            From::One(_) | From::Below(_) => true,
             From::Many(items) => items.iter().all(|i| matches!(i, Item::Doc | Item::Node(_))),
         }))
     }
@@ -1573,8 +1576,14 @@ impl<'a> Env<'a> {
     /// Whether [`Self::walk_start`] may walk a path (its start and steps; a variable's
     /// value is looked at when the walk starts).
     fn walkable(&self, start: &Expr, steps: &[Step]) -> bool {
+        let mut down = false;
         let many = match start {
             Expr::Context | Expr::Root => false,
+            // `(a | b)/…`: the children of the focus of either name
+            _ if self.child_union_plain(start) => {
+                down = true;
+                false
+            }
             Expr::Call(name, args) if name == "current" && args.is_empty() && self.depth == 0 => {
                 false
             }
@@ -1583,10 +1592,13 @@ impl<'a> Env<'a> {
         };
         // from several nodes (a shared path's, a variable's): child and attribute
         // steps only, which never reach a node twice from distinct nodes
-        let mut down = false;
         for (i, step) in steps.iter().enumerate() {
             let last = i + 1 == steps.len();
             let step_ok = match step {
+                Step::Expr(e) if self.child_union_plain(e) => {
+                    down = true;
+                    true
+                }
                 Step::Expr(e) => last && atomic_valued(e) && !reads_position(e),
                 Step::Axis(..) => true,
             };
@@ -1647,9 +1659,16 @@ impl<'a> Env<'a> {
     }
 
     /// Walks a path from where [`Self::walk_start`] found it starts.
-    fn walk_from(&mut self, from: &From, steps: &[Step], visit: &mut Visit<'_, 'a>) -> Result<bool, Error> {
+    fn walk_from(
+        &mut self,
+        from: &From,
+        start: &Expr,
+        steps: &[Step],
+        visit: &mut Visit<'_, 'a>,
+    ) -> Result<bool, Error> {
         match from {
             From::One(item) => self.walk(item, steps, visit),
+            From::Below(item) => self.walk_union(item, start, steps, visit),
             From::Many(items) => {
                 for item in items.iter() {
                     if !self.walk(item, steps, visit)? {
@@ -1669,10 +1688,13 @@ impl<'a> Env<'a> {
         };
         self.burn()?;
         let Step::Axis(axis, test, preds) = step else {
-            // the last step, an expression of atomic values, at each node
             let Step::Expr(e) = step else {
                 return Ok(true);
             };
+            if self.child_union_plain(e) {
+                return self.walk_union(item, e, rest, visit);
+            }
+            // the last step, an expression of atomic values, at each node
             let focus = Focus {
                 item: Some(item.clone()),
                 pos: 1,
@@ -1773,6 +1795,72 @@ impl<'a> Env<'a> {
             }
         }
         self.walk(node, rest, visit)
+    }
+
+    /// Whether `e` is `(a[p] | b[q] …)`, children of the focus by name, whose
+    /// predicates are boolean and read no position.
+    fn child_union_plain(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Seq(list) => matches!(list.as_slice(), [one] if self.child_union_plain(one)),
+            Expr::Union(a, b) => self.child_union_plain(a) && self.child_union_plain(b),
+            Expr::Path(start, steps) => match (&**start, steps.as_slice()) {
+                (Expr::Context, [Step::Axis(Axis::Child, Test::Name(_), preds)]) => preds
+                    .iter()
+                    .all(|p| self.boolean_valued(p) && !reads_position(p)),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// Whether a child is selected by a union of [`Self::child_union_plain`].
+    fn union_holds(&mut self, e: &Expr, child: &Item) -> Result<bool, Error> {
+        Ok(match e {
+            Expr::Seq(list) => match list.as_slice() {
+                [one] => self.union_holds(one, child)?,
+                _ => false,
+            },
+            Expr::Union(a, b) => self.union_holds(a, child)? || self.union_holds(b, child)?,
+            Expr::Path(_, steps) => match steps.as_slice() {
+                [Step::Axis(axis, test, preds)] => {
+                    if !self.passes(child, *axis, test) {
+                        return Ok(false);
+                    }
+                    let focus = Focus {
+                        item: Some(child.clone()),
+                        pos: 1,
+                        size: 1,
+                    };
+                    for p in preds {
+                        if !self.test(p, &focus)? {
+                            return Ok(false);
+                        }
+                    }
+                    true
+                }
+                _ => false,
+            },
+            _ => false,
+        })
+    }
+
+    /// The children of `item` that a child union selects, then the `rest` of the path
+    /// from each, in document order.
+    fn walk_union(&mut self, item: &Item, union: &Expr, rest: &[Step], visit: &mut Visit<'_, 'a>) -> Result<bool, Error> {
+        self.burn()?;
+        let d = self.dom;
+        let children: Box<dyn Iterator<Item = NodeId>> = match item {
+            Item::Node(n) => Box::new(d.children(*n)),
+            Item::Doc => Box::new(std::iter::once(d.root())),
+            _ => return Ok(true),
+        };
+        for c in children {
+            let child = Item::Node(c);
+            if self.union_holds(union, &child)? && !self.walk(&child, rest, visit)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// `descendant::test[preds]` from `item`, then the `rest` of the path.
@@ -1878,7 +1966,7 @@ impl<'a> Env<'a> {
                 };
                 let mut one: Option<Item> = None;
                 let mut many = false;
-                self.walk_from(&from, steps, &mut |_, i| {
+                self.walk_from(&from, start, steps, &mut |_, i| {
                     if one.is_some() {
                         many = true;
                         return Ok(false);
@@ -1958,7 +2046,7 @@ impl<'a> Env<'a> {
                 };
                 let mut one: Option<Cow<'a, str>> = None;
                 let mut many = false;
-                self.walk_from(&from, steps, &mut |env, i| {
+                self.walk_from(&from, start, steps, &mut |env, i| {
                     if one.is_some() {
                         many = true;
                         return Ok(false);
