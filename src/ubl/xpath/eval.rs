@@ -952,6 +952,12 @@ impl Env<'_> {
                 return self.call_function(def, args, f);
             }
         }
+        // a constructor (`xs:decimal(…)`, the most called) goes straight to its group
+        if name.starts_with("xs:") {
+            if let Some(v) = self.call_cast(name, args, f)? {
+                return Ok(v);
+            }
+        }
         for group in [
             Self::call_sequence,
             Self::call_string,
@@ -1344,6 +1350,16 @@ fn atomic_valued(e: &Expr) -> bool {
     }
 }
 
+/// Whether an expression is at most one atomic value: a call of a function that
+/// answers one string, number or boolean (or nothing, for a cast of nothing).
+fn one_valued(e: &Expr) -> bool {
+    match e {
+        Expr::Seq(list) => matches!(list.as_slice(), [one] if one_valued(one)),
+        Expr::Call(..) => atomic_valued(e) && !matches!(e, Expr::Call(n, _) if n == "tokenize"),
+        _ => false,
+    }
+}
+
 /// What a visitor of [`Env::walk`] is called with each node: `Ok(false)` stops the walk.
 type Visit<'v, 'a> = dyn FnMut(&mut Env<'a>, &Item) -> Result<bool, Error> + 'v;
 
@@ -1471,6 +1487,31 @@ impl<'a> Env<'a> {
             }
         }
         if let Expr::Path(start, steps) = a {
+            // `…/normalize-space(cbc:ID) = 'S'`: the last step's one value at each node
+            // of the others, compared in place
+            if let Some((Step::Expr(last), prefix)) = steps.split_last() {
+                if one_valued(last) && !reads_position(last) {
+                    if let Some(from) = self.walk_start(start, prefix, f)? {
+                        let all = self.walk_from(&from, start, prefix, &mut |env, node| {
+                            let focus = Focus {
+                                item: Some(node.clone()),
+                                pos: 1,
+                                size: 1,
+                            };
+                            if let Lit::Str(lit) = lit {
+                                if let Some(text) = env.str_expr(last, &focus)? {
+                                    return Ok(!text.is_some_and(|t| {
+                                        ordering_ok(op, t.as_ref().cmp(lit))
+                                    }));
+                                }
+                            }
+                            let items = env.eval(last, &focus)?;
+                            Ok(!items.iter().any(|i| hit(env, i)))
+                        })?;
+                        return Ok(Some(!all));
+                    }
+                }
+            }
             if let Some(from) = self.walk_start(start, steps, f)? {
                 let all = self.walk_from(&from, start, steps, &mut |env, i| Ok(!hit(env, i)))?;
                 return Ok(Some(!all));
