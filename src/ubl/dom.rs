@@ -205,8 +205,7 @@ impl Dom {
             .filter(|&i| i < NONE)
             .ok_or_else(|| NotXml("too many elements".into()))?;
         let ns = self.namespace(ns);
-        let local = e.local_name().into_inner().to_owned();
-        let name = self.intern(&local)?;
+        let name = self.intern(e.local_name().into_inner())?;
         let attrs_start = self.attrs.len();
         for a in e.attributes() {
             let a = a.map_err(bad)?;
