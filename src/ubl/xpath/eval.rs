@@ -13,11 +13,11 @@
 #![allow(clippy::option_option)]
 
 use super::parse::{any, parse, Arith, Axis, Cmp, Expr, QName, Step, Test};
-use std::borrow::Cow;
 use crate::en16931::artefacts::{self, Instruction};
 use crate::ubl::dom::{Dom, NodeId};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 /// An item of a sequence.
@@ -1316,9 +1316,10 @@ enum From {
 
 /// Whether an expression reads the position or the size of its focus.
 fn reads_position(e: &Expr) -> bool {
-    any(e, &mut |x| {
-        matches!(x, Expr::Call(n, a) if a.is_empty() && (n == "position" || n == "last"))
-    })
+    any(
+        e,
+        &mut |x| matches!(x, Expr::Call(n, a) if a.is_empty() && (n == "position" || n == "last")),
+    )
 }
 
 /// Whether an expression's value is surely atomic (never nodes): a literal, a
@@ -1339,11 +1340,33 @@ fn atomic_valued(e: &Expr) -> bool {
             name.starts_with("xs:")
                 || matches!(
                     name.as_str(),
-                    "normalize-space" | "string" | "upper-case" | "lower-case" | "number"
-                        | "string-length" | "substring" | "substring-before" | "substring-after"
-                        | "concat" | "translate" | "round" | "abs" | "floor" | "ceiling" | "sum"
-                        | "count" | "boolean" | "not" | "exists" | "empty" | "contains"
-                        | "starts-with" | "ends-with" | "matches" | "name" | "local-name"
+                    "normalize-space"
+                        | "string"
+                        | "upper-case"
+                        | "lower-case"
+                        | "number"
+                        | "string-length"
+                        | "substring"
+                        | "substring-before"
+                        | "substring-after"
+                        | "concat"
+                        | "translate"
+                        | "round"
+                        | "abs"
+                        | "floor"
+                        | "ceiling"
+                        | "sum"
+                        | "count"
+                        | "boolean"
+                        | "not"
+                        | "exists"
+                        | "empty"
+                        | "contains"
+                        | "starts-with"
+                        | "ends-with"
+                        | "matches"
+                        | "name"
+                        | "local-name"
                 )
         }
         _ => false,
@@ -1416,7 +1439,12 @@ impl<'a> Env<'a> {
     }
 
     /// `not`, `boolean`, `exists` and `empty`; `None` for another function.
-    fn boolean_call(&mut self, name: &str, args: &[Expr], f: &Focus) -> Result<Option<bool>, Error> {
+    fn boolean_call(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        f: &Focus,
+    ) -> Result<Option<bool>, Error> {
         if let ("contains" | "starts-with" | "ends-with", [_, _]) = (name, args) {
             let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
             return Ok(Some(match name {
@@ -1441,7 +1469,9 @@ impl<'a> Env<'a> {
     fn exists(&mut self, e: &Expr, f: &Focus) -> Result<bool, Error> {
         if let Expr::Path(start, steps) = e {
             if let Some(from) = self.walk_start(start, steps, f)? {
-                return self.walk_from(&from, start, steps, &mut |_, _| Ok(false)).map(|all| !all);
+                return self
+                    .walk_from(&from, start, steps, &mut |_, _| Ok(false))
+                    .map(|all| !all);
             }
         }
         Ok(!self.eval(e, f)?.is_empty())
@@ -1453,7 +1483,13 @@ impl<'a> Env<'a> {
     /// string with a string; with a number, an item is read as a double (NaN: only
     /// `!=` holds); an item of another type never matches. `None` when `b` is not such
     /// a value.
-    fn compare_literal(&mut self, op: Cmp, a: &Expr, b: &Expr, f: &Focus) -> Result<Option<bool>, Error> {
+    fn compare_literal(
+        &mut self,
+        op: Cmp,
+        a: &Expr,
+        b: &Expr,
+        f: &Focus,
+    ) -> Result<Option<bool>, Error> {
         let bound;
         let lit: Lit<'_> = match b {
             Expr::Str(x) => Lit::Str(x),
@@ -1474,7 +1510,9 @@ impl<'a> Env<'a> {
         let hit = |env: &Env<'a>, i: &Item| -> bool {
             match (lit, i) {
                 (Lit::Str(lit), Item::Str(x)) => ordering_ok(op, x.as_str().cmp(lit)),
-                (Lit::Num(lit), Item::Num(n)) => n.map_or(op == Cmp::Ne, |n| ordering_ok(op, n.cmp(&lit))),
+                (Lit::Num(lit), Item::Num(n)) => {
+                    n.map_or(op == Cmp::Ne, |n| ordering_ok(op, n.cmp(&lit)))
+                }
                 (_, Item::Str(_) | Item::Num(_) | Item::Bool(_) | Item::Date(_)) => false,
                 (Lit::Str(lit), node) => ordering_ok(op, env.text(node).as_ref().cmp(lit)),
                 (Lit::Num(lit), node) => parse_double(&env.text(node))
@@ -1483,7 +1521,9 @@ impl<'a> Env<'a> {
         };
         if let (Lit::Str(lit), false) = (lit, matches!(a, Expr::Path(..))) {
             if let Some(text) = self.str_expr(a, f)? {
-                return Ok(Some(text.is_some_and(|t| ordering_ok(op, t.as_ref().cmp(lit)))));
+                return Ok(Some(
+                    text.is_some_and(|t| ordering_ok(op, t.as_ref().cmp(lit))),
+                ));
             }
         }
         if let Expr::Path(start, steps) = a {
@@ -1500,9 +1540,9 @@ impl<'a> Env<'a> {
                             };
                             if let Lit::Str(lit) = lit {
                                 if let Some(text) = env.str_expr(last, &focus)? {
-                                    return Ok(!text.is_some_and(|t| {
-                                        ordering_ok(op, t.as_ref().cmp(lit))
-                                    }));
+                                    return Ok(
+                                        !text.is_some_and(|t| ordering_ok(op, t.as_ref().cmp(lit)))
+                                    );
                                 }
                             }
                             let items = env.eval(last, &focus)?;
@@ -1543,13 +1583,13 @@ impl<'a> Env<'a> {
                 other => parse_double(&env.text(other)),
             };
             total = match (total, n) {
-                (Some(t), Some(x)) => match t.checked_add(x) {
-                    Some(v) => Some(v),
-                    None => {
+                (Some(t), Some(x)) => {
+                    let Some(v) = t.checked_add(x) else {
                         failed = Some("a sum past the range".into());
                         return Ok(false);
-                    }
-                },
+                    };
+                    Some(v)
+                }
                 _ => None,
             };
             Ok(true)
@@ -1571,8 +1611,16 @@ impl<'a> Env<'a> {
             | Expr::Castable(..) => true,
             Expr::Call(name, _) => matches!(
                 name.as_str(),
-                "not" | "exists" | "empty" | "boolean" | "contains" | "starts-with"
-                    | "ends-with" | "matches" | "true" | "false"
+                "not"
+                    | "exists"
+                    | "empty"
+                    | "boolean"
+                    | "contains"
+                    | "starts-with"
+                    | "ends-with"
+                    | "matches"
+                    | "true"
+                    | "false"
             ),
             Expr::Path(_, steps) => match steps.last() {
                 Some(Step::Expr(e)) => self.boolean_valued(e),
@@ -1589,7 +1637,12 @@ impl<'a> Env<'a> {
     /// then at most one attribute or descendant step (or `//x`) last; each predicate
     /// boolean and reading no position. Such a path gives its nodes in document order,
     /// each once, as they are walked.
-    fn walk_start(&mut self, start: &Expr, steps: &[Step], f: &Focus) -> Result<Option<From>, Error> {
+    fn walk_start(
+        &mut self,
+        start: &Expr,
+        steps: &[Step],
+        f: &Focus,
+    ) -> Result<Option<From>, Error> {
         if !self.walkable(start, steps) {
             return Ok(None);
         }
@@ -1673,7 +1726,11 @@ impl<'a> Env<'a> {
                 }
                 _ => false,
             };
-            if !ok || !preds.iter().all(|p| self.boolean_valued(p) && !reads_position(p)) {
+            if !ok
+                || !preds
+                    .iter()
+                    .all(|p| self.boolean_valued(p) && !reads_position(p))
+            {
                 return false;
             }
         }
@@ -1723,7 +1780,12 @@ impl<'a> Env<'a> {
 
     /// Walks a path of [`Self::walk_start`] from `item`, calling `visit` with each node
     /// it selects, in document order; `Ok(false)` when `visit` stopped it.
-    fn walk(&mut self, item: &Item, steps: &[Step], visit: &mut Visit<'_, 'a>) -> Result<bool, Error> {
+    fn walk(
+        &mut self,
+        item: &Item,
+        steps: &[Step],
+        visit: &mut Visit<'_, 'a>,
+    ) -> Result<bool, Error> {
         let Some((step, rest)) = steps.split_first() else {
             return visit(self, item);
         };
@@ -1887,7 +1949,13 @@ impl<'a> Env<'a> {
 
     /// The children of `item` that a child union selects, then the `rest` of the path
     /// from each, in document order.
-    fn walk_union(&mut self, item: &Item, union: &Expr, rest: &[Step], visit: &mut Visit<'_, 'a>) -> Result<bool, Error> {
+    fn walk_union(
+        &mut self,
+        item: &Item,
+        union: &Expr,
+        rest: &[Step],
+        visit: &mut Visit<'_, 'a>,
+    ) -> Result<bool, Error> {
         self.burn()?;
         let d = self.dom;
         let children: Box<dyn Iterator<Item = NodeId>> = match item {
@@ -2038,7 +2106,9 @@ impl<'a> Env<'a> {
         match item {
             Item::Doc => d.string_value(d.root()),
             Item::Node(n) => d.string_value(*n),
-            Item::Attr(n, i) => Cow::Borrowed(d.attribute_at(*n, *i as usize).map_or("", |(_, v)| v)),
+            Item::Attr(n, i) => {
+                Cow::Borrowed(d.attribute_at(*n, *i as usize).map_or("", |(_, v)| v))
+            }
             Item::Text(n) => Cow::Borrowed(d.own_text(*n)),
             Item::Str(s) => Cow::Owned(s.clone()),
             Item::Num(n) => Cow::Owned(num_string(*n)),
@@ -2050,7 +2120,12 @@ impl<'a> Env<'a> {
     /// The one string of an argument (empty for the empty sequence; the focus's when
     /// there is no argument): a literal is borrowed, a walked path's one node read in
     /// place.
-    fn arg_string<'x>(&mut self, args: &'x [Expr], k: usize, f: &Focus) -> Result<Cow<'x, str>, Error>
+    fn arg_string<'x>(
+        &mut self,
+        args: &'x [Expr],
+        k: usize,
+        f: &Focus,
+    ) -> Result<Cow<'x, str>, Error>
     where
         'a: 'x,
     {
@@ -2074,7 +2149,11 @@ impl<'a> Env<'a> {
     /// in place; `None` inside for no node), the focus, and `normalize-space`,
     /// `string`, `upper-case`, `lower-case`, `name()` and `local-name()` of those.
     /// `Ok(None)` for any other expression.
-    fn str_expr<'x>(&mut self, e: &'x Expr, f: &Focus) -> Result<Option<Option<Cow<'x, str>>>, Error>
+    fn str_expr<'x>(
+        &mut self,
+        e: &'x Expr,
+        f: &Focus,
+    ) -> Result<Option<Option<Cow<'x, str>>>, Error>
     where
         'a: 'x,
     {
@@ -2112,8 +2191,12 @@ impl<'a> Env<'a> {
                         Cow::Owned(crate::en16931::xpath::normalize_space(&t).into_owned())
                     }
                 }),
-                ("upper-case", [_]) => Some(Cow::Owned(self.arg_string(args, 0, f)?.to_uppercase())),
-                ("lower-case", [_]) => Some(Cow::Owned(self.arg_string(args, 0, f)?.to_lowercase())),
+                ("upper-case", [_]) => {
+                    Some(Cow::Owned(self.arg_string(args, 0, f)?.to_uppercase()))
+                }
+                ("lower-case", [_]) => {
+                    Some(Cow::Owned(self.arg_string(args, 0, f)?.to_lowercase()))
+                }
                 _ => return Ok(None),
             },
             _ => return Ok(None),

@@ -59,12 +59,11 @@ impl QName {
         let mut names = NAMES
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let id = match names.iter().position(|(p, l)| *p == prefix && *l == local) {
-            Some(i) => i,
-            None => {
-                names.push((prefix.clone(), local.clone()));
-                names.len() - 1
-            }
+        let id = if let Some(i) = names.iter().position(|(p, l)| *p == prefix && *l == local) {
+            i
+        } else {
+            names.push((prefix.clone(), local.clone()));
+            names.len() - 1
         };
         QName {
             prefix,
