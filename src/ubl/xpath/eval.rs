@@ -6,6 +6,19 @@
 //! artefacts' data ([`Function`]: parameters converted to their types, variables,
 //! `xsl:choose`) as XSLT evaluates them. A dynamic error (a cast that fails, an
 //! unknown function, calls nested too deep) is an `Err`, never a panic.
+//!
+//! Most asserts ask whether a node exists, compare one node's text with a literal, or
+//! read one child's text. Those are answered by walking the document from the focus
+//! node by node (`Env::walk`), with no sequence built: a path whose steps go up first
+//! (`..`), then down by child names, child unions (`(cac:InvoiceLine |
+//! cac:CreditNoteLine)`), `//` or one attribute, whose predicates are boolean and read
+//! no position, and whose last step may be an expression of one value
+//! (`…/normalize-space(cbc:ID)`). Name tests are resolved once a document to two
+//! integers ([`super::parse::QName::id`]). Any other expression takes the general
+//! evaluation, which builds the sequence of each step; both give the same answer (the
+//! CEN unit tests and the differential run against the official validator hold for
+//! both), and a walk that stops early (`exists`, a comparison that holds) is the only
+//! difference: like Saxon, it does not evaluate what cannot change the answer.
 
 // An evaluator names its operands as XPath's grammar does: `a`, `b`, `e`, `f` (focus).
 #![allow(clippy::many_single_char_names, clippy::similar_names)]
