@@ -17,6 +17,7 @@ use super::dom::{Dom, NodeId};
 use super::xpath::eval::{Env, Function, Item, Seq};
 use super::xpath::parse::{any, children_mut, parse, reads_outside, Axis, Expr, Step, Test};
 use crate::en16931::artefacts::{Flag, Layer, ASSERTS, FUNCTIONS, VARIABLES};
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 /// A rule the document breaks, where.
@@ -387,7 +388,7 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report) {
             (_, Ok(e)) => Arc::new(env.eval_at(e, Item::Doc).unwrap_or_default()),
             (_, Err(_)) => Arc::new(Vec::new()),
         };
-        env.vars.push(((*name).to_owned(), value));
+        env.vars.push((Cow::Borrowed(*name), value));
     }
     let _ = c.layer;
     let nodes = env.dom.len();
@@ -430,7 +431,7 @@ fn fire(rule: &Rule, node: NodeId, env: &mut Env<'_>, report: &mut Report) {
             Ok(e) => env.eval_at(e, Item::Node(node)).unwrap_or_default(),
             Err(_) => Vec::new(),
         };
-        env.vars.push(((*name).to_owned(), Arc::new(value)));
+        env.vars.push((Cow::Borrowed(*name), Arc::new(value)));
     }
     for (i, test) in &rule.asserts {
         let Some(a) = ASSERTS.get(*i) else {

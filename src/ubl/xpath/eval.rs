@@ -74,7 +74,7 @@ pub struct Env<'a> {
     pub ns: fn(&str) -> Option<&'static str>,
     /// The variables in scope, innermost last (shared values: a code list is bound
     /// once a process, not copied).
-    pub vars: Vec<(String, std::sync::Arc<Seq>)>,
+    pub vars: Vec<(Cow<'static, str>, std::sync::Arc<Seq>)>,
     pub current: Item,
     /// How many evaluation steps are left (a bound on the work of one assert).
     pub fuel: u64,
@@ -504,7 +504,7 @@ impl Env<'_> {
         let seq = self.eval(e, f)?;
         for item in seq {
             self.vars
-                .push((name.clone(), std::sync::Arc::new(vec![item])));
+                .push((Cow::Owned(name.clone()), std::sync::Arc::new(vec![item])));
             let v = self.quantified(every, rest, sat, f);
             self.vars.pop();
             let v = v?;
@@ -526,7 +526,7 @@ impl Env<'_> {
         let mut out = Vec::new();
         for item in seq {
             self.vars
-                .push((name.clone(), std::sync::Arc::new(vec![item])));
+                .push((Cow::Owned(name.clone()), std::sync::Arc::new(vec![item])));
             let v = self.for_each(rest, ret, f);
             self.vars.pop();
             out.extend(v?);
@@ -1862,10 +1862,15 @@ impl<'a> Env<'a> {
                     _ => None,
                 };
                 for c in d.children(*n) {
-                    if key.is_some_and(|k| !d.key(c).is_some_and(|x| k.holds(x))) {
-                        continue;
-                    }
-                    if !self.walk_one(&Item::Node(c), *axis, test, preds, rest, visit)? {
+                    let go = match key {
+                        // the name test is the numbers' (a child is never an attribute)
+                        Some(k) if d.key(c).is_some_and(|x| k.holds(x)) => {
+                            self.walk_passed(&Item::Node(c), preds, rest, visit)?
+                        }
+                        Some(_) => true,
+                        None => self.walk_one(&Item::Node(c), *axis, test, preds, rest, visit)?,
+                    };
+                    if !go {
                         return Ok(false);
                     }
                 }
@@ -1898,6 +1903,18 @@ impl<'a> Env<'a> {
         if !self.passes(node, axis, test) {
             return Ok(true);
         }
+        self.walk_passed(node, preds, rest, visit)
+    }
+
+    /// A node that passed its step's test: when every predicate holds, the rest of
+    /// the path is walked from it.
+    fn walk_passed(
+        &mut self,
+        node: &Item,
+        preds: &[Expr],
+        rest: &[Step],
+        visit: &mut Visit<'_, 'a>,
+    ) -> Result<bool, Error> {
         if !preds.is_empty() {
             let focus = Focus {
                 item: Some(node.clone()),
@@ -2016,7 +2033,7 @@ impl<'a> Env<'a> {
                     _ => None,
                 };
                 for &n in d.named_below(uri, local, below) {
-                    if !self.walk_one(&Item::Node(n), Axis::Descendant, test, preds, rest, visit)? {
+                    if !self.walk_passed(&Item::Node(n), preds, rest, visit)? {
                         return Ok(false);
                     }
                 }
@@ -2350,7 +2367,7 @@ impl Env<'_> {
             let v = self
                 .convert(&v, ty.as_ref())
                 .map_err(|e| format!("{}, ${name}: {e}", fun.name))?;
-            bound.push(((*name).to_owned(), std::sync::Arc::new(v)));
+            bound.push((Cow::Borrowed(*name), std::sync::Arc::new(v)));
         }
         let caller = std::mem::replace(&mut self.vars, bound);
         self.depth += 1;
@@ -2385,7 +2402,7 @@ impl Env<'_> {
                     let v = self
                         .convert(&v, ty.as_ref())
                         .map_err(|e| format!("${name}: {e}"))?;
-                    self.vars.push(((*name).to_owned(), std::sync::Arc::new(v)));
+                    self.vars.push((Cow::Borrowed(*name), std::sync::Arc::new(v)));
                 }
                 Instr::Sequence(e) => out.extend(self.eval(e, f)?),
                 Instr::Choose(when, otherwise) => {
