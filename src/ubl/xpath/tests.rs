@@ -384,3 +384,104 @@ fn an_untyped_number_with_an_exponent_is_a_double() {
     // not a number: NaN, which compares false
     assert_eq!(eval(doc, "cbc:Note >= 0"), "Ok([Bool(false)])");
 }
+
+/// A document where an element holds another of its name, with children of two names
+/// under the root, attributes and a value that is not a number.
+const NESTED: &str = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cac:Line id="1"><cac:Line id="2"><cbc:Amount> 2 </cbc:Amount></cac:Line><cbc:Amount>3</cbc:Amount></cac:Line><cac:Other><cbc:Amount>x</cbc:Amount></cac:Other><cac:Line id="3"><cbc:Amount>5</cbc:Amount></cac:Line></Invoice>"#;
+
+#[test]
+fn walked_paths_answer_as_the_general_evaluation() {
+    // A predicate that reads the position (`[position() >= 1]`, which keeps every
+    // node) makes a path take the general evaluation, which builds each step's
+    // sequence; without it the same path is walked node by node. Both must answer
+    // alike, errors included.
+    let pairs = [
+        // document order when a node of a `//` step holds another
+        (
+            "//cac:Line/cbc:Amount",
+            "//cac:Line[position() >= 1]/cbc:Amount",
+        ),
+        ("//cac:Line/@id", "//cac:Line[position() >= 1]/@id"),
+        // a child union as a start and as a step
+        (
+            "(cac:Line | cac:Other)/cbc:Amount",
+            "(cac:Line[position() >= 1] | cac:Other)/cbc:Amount",
+        ),
+        (
+            "/ubl:Invoice/(cac:Line | cac:Other)/cbc:Amount",
+            "/ubl:Invoice[position() >= 1]/(cac:Line | cac:Other)/cbc:Amount",
+        ),
+        // one string: several nodes are an error, none the empty string
+        (
+            "string(cac:Line/cbc:Amount)",
+            "string(cac:Line[position() >= 1]/cbc:Amount)",
+        ),
+        (
+            "string(cac:Line/cbc:None)",
+            "string(cac:Line[position() >= 1]/cbc:None)",
+        ),
+        (
+            "normalize-space(cac:Line/cac:Line/cbc:Amount) = '2'",
+            "normalize-space(cac:Line[position() >= 1]/cac:Line/cbc:Amount) = '2'",
+        ),
+        // the last step's one value compared at each node
+        (
+            "cac:Line/normalize-space(cbc:Amount) = '3'",
+            "cac:Line[position() >= 1]/normalize-space(cbc:Amount) = '3'",
+        ),
+        (
+            "//cac:Line/xs:decimal(cbc:Amount) = 2",
+            "//cac:Line[position() >= 1]/xs:decimal(cbc:Amount) = 2",
+        ),
+        // sums, with a text that is not a number (NaN)
+        (
+            "sum(//cac:Line/cbc:Amount)",
+            "sum(//cac:Line[position() >= 1]/cbc:Amount)",
+        ),
+        ("sum(//cbc:Amount)", "sum(//cbc:Amount[position() >= 1])"),
+        // a boolean of several booleans is an error; of one, that boolean
+        (
+            "boolean(cac:Line/(cbc:Amount = '3'))",
+            "boolean(cac:Line[position() >= 1]/(cbc:Amount = '3'))",
+        ),
+        (
+            "boolean(cac:Other/(cbc:Amount = 'x'))",
+            "boolean(cac:Other[position() >= 1]/(cbc:Amount = 'x'))",
+        ),
+        (
+            "exists(//cbc:Amount[. = 'none'])",
+            "exists(//cbc:Amount[position() >= 1][. = 'none'])",
+        ),
+        (
+            "count(cac:Line/../cac:Line)",
+            "count(cac:Line[position() >= 1]/../cac:Line)",
+        ),
+        (
+            "cac:Line/cbc:Amount - 1",
+            "cac:Line[position() >= 1]/cbc:Amount - 1",
+        ),
+        (
+            "xs:decimal(cac:Other/cbc:Amount)",
+            "xs:decimal(cac:Other[position() >= 1]/cbc:Amount)",
+        ),
+    ];
+    for (walked, general) in pairs {
+        assert_eq!(eval(NESTED, walked), eval(NESTED, general), "{walked}");
+    }
+    // and the values themselves
+    assert_eq!(
+        eval(NESTED, "//cac:Line/cbc:Amount"),
+        "Ok([Node(3), Node(4), Node(8)])"
+    );
+    assert_eq!(
+        eval(NESTED, "sum(//cac:Line/cbc:Amount)"),
+        "Ok([Num(Some(10))])"
+    );
+    assert_eq!(eval(NESTED, "sum(//cbc:Amount)"), "Ok([Num(None)])");
+    assert!(eval(NESTED, "string(cac:Line/cbc:Amount)").starts_with("Err("));
+    assert!(eval(NESTED, "boolean(cac:Line/(cbc:Amount = '3'))").starts_with("Err("));
+    assert_eq!(
+        eval(NESTED, "cac:Line/normalize-space(cbc:Amount) = '3'"),
+        "Ok([Bool(true)])"
+    );
+}
