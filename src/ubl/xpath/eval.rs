@@ -2402,7 +2402,8 @@ impl Env<'_> {
                     let v = self
                         .convert(&v, ty.as_ref())
                         .map_err(|e| format!("${name}: {e}"))?;
-                    self.vars.push((Cow::Borrowed(*name), std::sync::Arc::new(v)));
+                    self.vars
+                        .push((Cow::Borrowed(*name), std::sync::Arc::new(v)));
                 }
                 Instr::Sequence(e) => out.extend(self.eval(e, f)?),
                 Instr::Choose(when, otherwise) => {
