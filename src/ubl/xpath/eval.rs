@@ -248,7 +248,7 @@ impl Env<'_> {
                 Some(Step::Axis(next @ (Axis::Child | Axis::Attribute), test, preds)),
             ) = (step, steps.get(k + 1))
             {
-                if first.is_empty() && preds.iter().all(|p| self.not_positional(p)) {
+                if first.is_empty() && preds.iter().all(|p| self.plain(p)) {
                     s = if *next == Axis::Child {
                         self.step_axis(&s, Axis::Descendant, test, preds)?
                     } else {
@@ -268,7 +268,7 @@ impl Env<'_> {
                     && child_union(e, &mut branches)
                     && branches
                         .iter()
-                        .all(|(_, preds)| preds.iter().all(|p| self.not_positional(p)))
+                        .all(|(_, preds)| preds.iter().all(|p| self.plain(p)))
                 {
                     let mut all = Vec::new();
                     for (test, preds) in branches {
@@ -618,7 +618,7 @@ impl Env<'_> {
             if axis == Axis::Descendant
                 && matches!(test, Test::Any | Test::AnyIn(_))
                 && !preds.is_empty()
-                && preds.iter().all(|p| self.not_positional(p))
+                && preds.iter().all(|p| self.plain(p))
             {
                 self.descendants_where(item, test, preds, &mut out)?;
             } else {
@@ -1613,6 +1613,13 @@ impl<'a> Env<'a> {
         }
     }
 
+    /// Whether a predicate neither selects by position (its value is a boolean or
+    /// nodes) nor reads one: it holds of a node whatever the node's position, so
+    /// `//x[p]` is `descendant::x[p]` and a walk may test it node by node.
+    fn plain(&self, p: &Expr) -> bool {
+        self.boolean_valued(p) && !reads_position(p)
+    }
+
     /// Whether a predicate's value is a boolean or nodes (never a number that would
     /// select by position), so that its effective boolean value is all it says.
     fn boolean_valued(&self, p: &Expr) -> bool {
@@ -1639,7 +1646,16 @@ impl<'a> Env<'a> {
                 Some(Step::Expr(e)) => self.boolean_valued(e),
                 _ => true,
             },
-            Expr::Var(_) => self.not_positional(p),
+            // a variable bound to a boolean or to nodes
+            Expr::Var(v) => self
+                .vars
+                .iter()
+                .rev()
+                .find(|(n, _)| n == v)
+                .is_some_and(|(_, s)| {
+                    matches!(s.as_slice(), [] | [Item::Bool(_)]) || s.iter().all(is_node)
+                }),
+            Expr::Shared(..) => true,
             Expr::Seq(list) => matches!(list.as_slice(), [one] if self.boolean_valued(one)),
             _ => false,
         }
@@ -1739,11 +1755,7 @@ impl<'a> Env<'a> {
                 }
                 _ => false,
             };
-            if !ok
-                || !preds
-                    .iter()
-                    .all(|p| self.boolean_valued(p) && !reads_position(p))
-            {
+            if !ok || !preds.iter().all(|p| self.plain(p)) {
                 return false;
             }
         }
@@ -1937,9 +1949,9 @@ impl<'a> Env<'a> {
             Expr::Seq(list) => matches!(list.as_slice(), [one] if self.child_union_plain(one)),
             Expr::Union(a, b) => self.child_union_plain(a) && self.child_union_plain(b),
             Expr::Path(start, steps) => match (&**start, steps.as_slice()) {
-                (Expr::Context, [Step::Axis(Axis::Child, Test::Name(_), preds)]) => preds
-                    .iter()
-                    .all(|p| self.boolean_valued(p) && !reads_position(p)),
+                (Expr::Context, [Step::Axis(Axis::Child, Test::Name(_), preds)]) => {
+                    preds.iter().all(|p| self.plain(p))
+                }
                 _ => false,
             },
             _ => false,
@@ -2521,46 +2533,6 @@ fn focus_free(e: &Expr) -> bool {
             binds.iter().all(|(_, b)| focus_free(b)) && focus_free(x)
         }
         Expr::Context | Expr::Root => false,
-    }
-}
-
-impl Env<'_> {
-    /// Whether a predicate surely does not select by position (a comparison, a boolean
-    /// combination, a path, a boolean function, a variable bound to a boolean or to
-    /// nodes): then `//x[p]` is `descendant::x[p]`.
-    fn not_positional(&self, p: &Expr) -> bool {
-        if let Expr::Var(v) = p {
-            return self
-                .vars
-                .iter()
-                .rev()
-                .find(|(n, _)| n == v)
-                .is_some_and(|(_, s)| {
-                    matches!(s.as_slice(), [] | [Item::Bool(_)]) || s.iter().all(is_node)
-                });
-        }
-        not_positional(p)
-    }
-}
-
-/// Whether a predicate surely does not select by position (a comparison, a boolean
-/// combination, a path or a boolean function).
-fn not_positional(p: &Expr) -> bool {
-    match p {
-        Expr::Shared(_, inner) => not_positional(inner),
-        Expr::Compare(..) | Expr::And(..) | Expr::Or(..) | Expr::Path(..) => true,
-        Expr::Call(name, _) => matches!(
-            name.as_str(),
-            "not"
-                | "exists"
-                | "empty"
-                | "boolean"
-                | "contains"
-                | "starts-with"
-                | "ends-with"
-                | "matches"
-        ),
-        _ => false,
     }
 }
 

@@ -484,4 +484,15 @@ fn walked_paths_answer_as_the_general_evaluation() {
         eval(NESTED, "cac:Line/normalize-space(cbc:Amount) = '3'"),
         "Ok([Bool(true)])"
     );
+    // `//x[p]` where p reads the position: the first `x` child of each parent (not the
+    // first `x` of the document), by number or by `position()`
+    assert_eq!(eval(NESTED, "//cac:Line[1]"), "Ok([Node(1), Node(2)])");
+    assert_eq!(
+        eval(NESTED, "//cac:Line[position() = 1]"),
+        "Ok([Node(1), Node(2)])"
+    );
+    assert_eq!(
+        eval(NESTED, "//cac:Line[position() = last()]/@id"),
+        "Ok([Attr(2, 0), Attr(7, 0)])"
+    );
 }
