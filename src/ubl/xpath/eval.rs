@@ -123,6 +123,15 @@ struct Focus {
 }
 
 impl Focus {
+    /// An item as the context of a predicate or a step that reads no position.
+    fn at(item: Item) -> Self {
+        Focus {
+            item: Some(item),
+            pos: 1,
+            size: 1,
+        }
+    }
+
     /// The context item, or the error of XPath when it is absent (XPDY0002).
     fn item(&self) -> Result<&Item, Error> {
         self.item
@@ -158,22 +167,12 @@ impl<'a> Env<'a> {
 impl Env<'_> {
     /// Evaluates `e` with `item` as the context item.
     pub fn eval_at(&mut self, e: &Expr, item: Item) -> Result<Seq, Error> {
-        let f = Focus {
-            item: Some(item),
-            pos: 1,
-            size: 1,
-        };
-        self.eval(e, &f)
+        self.eval(e, &Focus::at(item))
     }
 
     /// The effective boolean value of `e` at `item`.
     pub fn test_at(&mut self, e: &Expr, item: Item) -> Result<bool, Error> {
-        let f = Focus {
-            item: Some(item),
-            pos: 1,
-            size: 1,
-        };
-        self.test(e, &f)
+        self.test(e, &Focus::at(item))
     }
 
     fn burn(&mut self) -> Result<(), Error> {
@@ -1546,11 +1545,7 @@ impl<'a> Env<'a> {
                 if one_valued(last) && !reads_position(last) {
                     if let Some(from) = self.walk_start(start, prefix, f)? {
                         let all = self.walk_from(&from, start, prefix, &mut |env, node| {
-                            let focus = Focus {
-                                item: Some(node.clone()),
-                                pos: 1,
-                                size: 1,
-                            };
+                            let focus = Focus::at(node.clone());
                             if let Lit::Str(lit) = lit {
                                 if let Some(text) = env.str_expr(last, &focus)? {
                                     return Ok(
@@ -1628,7 +1623,8 @@ impl<'a> Env<'a> {
             | Expr::And(..)
             | Expr::Or(..)
             | Expr::Quantified(..)
-            | Expr::Castable(..) => true,
+            | Expr::Castable(..)
+            | Expr::Shared(..) => true,
             Expr::Call(name, _) => matches!(
                 name.as_str(),
                 "not"
@@ -1655,7 +1651,6 @@ impl<'a> Env<'a> {
                 .is_some_and(|(_, s)| {
                     matches!(s.as_slice(), [] | [Item::Bool(_)]) || s.iter().all(is_node)
                 }),
-            Expr::Shared(..) => true,
             Expr::Seq(list) => matches!(list.as_slice(), [one] if self.boolean_valued(one)),
             _ => false,
         }
@@ -1823,12 +1818,7 @@ impl<'a> Env<'a> {
                 return self.walk_union(item, e, rest, visit);
             }
             // the last step, an expression of atomic values, at each node
-            let focus = Focus {
-                item: Some(item.clone()),
-                pos: 1,
-                size: 1,
-            };
-            for v in self.eval(e, &focus)? {
+            for v in self.eval(e, &Focus::at(item.clone()))? {
                 if !visit(self, &v)? {
                     return Ok(false);
                 }
@@ -1927,19 +1917,24 @@ impl<'a> Env<'a> {
         rest: &[Step],
         visit: &mut Visit<'_, 'a>,
     ) -> Result<bool, Error> {
-        if !preds.is_empty() {
-            let focus = Focus {
-                item: Some(node.clone()),
-                pos: 1,
-                size: 1,
-            };
-            for p in preds {
-                if !self.test(p, &focus)? {
-                    return Ok(true);
-                }
-            }
+        if !self.hold_at(node, preds)? {
+            return Ok(true);
         }
         self.walk(node, rest, visit)
+    }
+
+    /// Whether every (plain) predicate holds at a node.
+    fn hold_at(&mut self, node: &Item, preds: &[Expr]) -> Result<bool, Error> {
+        if preds.is_empty() {
+            return Ok(true);
+        }
+        let focus = Focus::at(node.clone());
+        for p in preds {
+            if !self.test(p, &focus)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Whether `e` is `(a[p] | b[q] …)`, children of the focus by name, whose
@@ -1968,20 +1963,7 @@ impl<'a> Env<'a> {
             Expr::Union(a, b) => self.union_holds(a, child)? || self.union_holds(b, child)?,
             Expr::Path(_, steps) => match steps.as_slice() {
                 [Step::Axis(axis, test, preds)] => {
-                    if !self.passes(child, *axis, test) {
-                        return Ok(false);
-                    }
-                    let focus = Focus {
-                        item: Some(child.clone()),
-                        pos: 1,
-                        size: 1,
-                    };
-                    for p in preds {
-                        if !self.test(p, &focus)? {
-                            return Ok(false);
-                        }
-                    }
-                    true
+                    self.passes(child, *axis, test) && self.hold_at(child, preds)?
                 }
                 _ => false,
             },
@@ -2115,20 +2097,10 @@ impl<'a> Env<'a> {
                 let Some(from) = self.walk_start(start, steps, f)? else {
                     return Ok(None);
                 };
-                let mut one: Option<Item> = None;
-                let mut many = false;
-                self.walk_from(&from, start, steps, &mut |_, i| {
-                    if one.is_some() {
-                        many = true;
-                        return Ok(false);
-                    }
-                    one = Some(i.clone());
-                    Ok(true)
-                })?;
-                if many {
-                    return Ok(None);
+                match self.walk_single(&from, start, steps)? {
+                    Some(one) => one,
+                    None => return Ok(None),
                 }
-                one
             }
             // evaluated (once: an error or several items are left to the caller)
             _ => {
@@ -2140,6 +2112,27 @@ impl<'a> Env<'a> {
                 }
             }
         }))
+    }
+
+    /// The one item a walked path reaches: `Some(None)` for none, `None` for several
+    /// (the walk stops at the second).
+    fn walk_single(
+        &mut self,
+        from: &From,
+        start: &Expr,
+        steps: &[Step],
+    ) -> Result<Option<Option<Item>>, Error> {
+        let mut one: Option<Item> = None;
+        let mut many = false;
+        self.walk_from(from, start, steps, &mut |_, i| {
+            if one.is_some() {
+                many = true;
+                return Ok(false);
+            }
+            one = Some(i.clone());
+            Ok(true)
+        })?;
+        Ok(if many { None } else { Some(one) })
     }
 
     /// The string value of an item, borrowed from the document where it stands there.
@@ -2206,20 +2199,10 @@ impl<'a> Env<'a> {
                 let Some(from) = self.walk_start(start, steps, f)? else {
                     return Ok(None);
                 };
-                let mut one: Option<Cow<'a, str>> = None;
-                let mut many = false;
-                self.walk_from(&from, start, steps, &mut |env, i| {
-                    if one.is_some() {
-                        many = true;
-                        return Ok(false);
-                    }
-                    one = Some(env.text(i));
-                    Ok(true)
-                })?;
-                if many {
-                    return Err(MANY.into());
+                match self.walk_single(&from, start, steps)? {
+                    Some(one) => one.map(|i| self.text(&i)),
+                    None => return Err(MANY.into()),
                 }
-                one
             }
             Expr::Call(name, args) => match (name.as_str(), args.as_slice()) {
                 ("name" | "local-name", []) => match f.item()? {
