@@ -665,14 +665,8 @@ impl Env<'_> {
         preds: &[Expr],
         out: &mut Seq,
     ) -> Result<(), Error> {
-        let d = self.dom;
-        let range = match item {
-            Item::Doc => d.subtree(d.root()),
-            Item::Node(n) => {
-                let r = d.subtree(*n);
-                r.start.saturating_add(1)..r.end
-            }
-            _ => return Ok(()),
+        let Some(range) = self.below(item) else {
+            return Ok(());
         };
         let size = range
             .clone()
@@ -712,36 +706,11 @@ impl Env<'_> {
     /// The items of an axis from `item` that pass `test`, in the axis's order.
     fn axis(&self, item: &Item, axis: Axis, test: &Test) -> Seq {
         if axis == Axis::Descendant {
-            let d = self.dom;
-            // A name in a known namespace (or in none): the elements of that name below.
-            if let Test::Name(QName { prefix, local, .. }) = test {
-                let uri = match prefix.as_deref() {
-                    None => Some(""),
-                    Some("*") => None,
-                    Some(p) => Some((self.ns)(p).unwrap_or("\u{0}")),
-                };
-                if let Some(uri) = uri {
-                    let below = match item {
-                        Item::Doc => None,
-                        Item::Node(n) => Some(*n),
-                        _ => return Vec::new(),
-                    };
-                    return d
-                        .named_below(uri, local, below)
-                        .iter()
-                        .map(|&n| Item::Node(n))
-                        .collect();
-                }
+            if let Some(named) = self.named_below(item, test) {
+                return named.iter().map(|&n| Item::Node(n)).collect();
             }
             // Filtered as it is walked: no list of every element.
-            let range = match item {
-                Item::Doc => d.subtree(d.root()),
-                Item::Node(n) => {
-                    let r = d.subtree(*n);
-                    r.start.saturating_add(1)..r.end
-                }
-                _ => 0..0,
-            };
+            let range = self.below(item).unwrap_or(0..0);
             let mut out: Seq = range
                 .map(Item::Node)
                 .filter(|i| self.passes(i, axis, test))
@@ -2005,41 +1974,55 @@ impl<'a> Env<'a> {
         rest: &[Step],
         visit: &mut Visit<'_, 'a>,
     ) -> Result<bool, Error> {
-        let d = self.dom;
-        let range = match item {
-            Item::Doc => d.subtree(d.root()),
-            Item::Node(n) => {
-                let r = d.subtree(*n);
-                r.start.saturating_add(1)..r.end
-            }
-            _ => return Ok(true),
-        };
-        // A name in a known namespace (or in none): the elements of that name below.
-        if let Test::Name(QName { prefix, local, .. }) = test {
-            let uri = match prefix.as_deref() {
-                None => Some(""),
-                Some("*") => None,
-                Some(p) => Some((self.ns)(p).unwrap_or("\u{0}")),
-            };
-            if let Some(uri) = uri {
-                let below = match item {
-                    Item::Node(n) => Some(*n),
-                    _ => None,
-                };
-                for &n in d.named_below(uri, local, below) {
-                    if !self.walk_passed(&Item::Node(n), preds, rest, visit)? {
-                        return Ok(false);
-                    }
+        if let Some(named) = self.named_below(item, test) {
+            for &n in named {
+                if !self.walk_passed(&Item::Node(n), preds, rest, visit)? {
+                    return Ok(false);
                 }
-                return Ok(true);
             }
+            return Ok(true);
         }
+        let Some(range) = self.below(item) else {
+            return Ok(true);
+        };
         for n in range {
             if !self.walk_one(&Item::Node(n), Axis::Descendant, test, preds, rest, visit)? {
                 return Ok(false);
             }
         }
         Ok(true)
+    }
+
+    /// The elements below an item (the document: every element), as indexes.
+    fn below(&self, item: &Item) -> Option<std::ops::Range<NodeId>> {
+        let d = self.dom;
+        match item {
+            Item::Doc => Some(d.subtree(d.root())),
+            Item::Node(n) => {
+                let r = d.subtree(*n);
+                Some(r.start.saturating_add(1)..r.end)
+            }
+            _ => None,
+        }
+    }
+
+    /// The elements of a name in a known namespace (or in none) below an item, from
+    /// the document's index; `None` for any other test.
+    fn named_below(&self, item: &Item, test: &Test) -> Option<&'a [NodeId]> {
+        let Test::Name(QName { prefix, local, .. }) = test else {
+            return None;
+        };
+        let uri = match prefix.as_deref() {
+            None => "",
+            Some("*") => return None,
+            Some(p) => (self.ns)(p).unwrap_or("\u{0}"),
+        };
+        let below = match item {
+            Item::Doc => None,
+            Item::Node(n) => Some(*n),
+            _ => return Some(&[]),
+        };
+        Some(self.dom.named_below(uri, local, below))
     }
 
     /// A name test's numbers in this document, resolved at its first use.
@@ -2200,6 +2183,7 @@ impl<'a> Env<'a> {
                     return Ok(None);
                 };
                 match self.walk_single(&from, start, steps)? {
+                    Some(Some(Item::Str(text))) => Some(Cow::Owned(text)),
                     Some(one) => one.map(|i| self.text(&i)),
                     None => return Err(MANY.into()),
                 }
