@@ -7,6 +7,7 @@
 //! B=target/release/peer-one-call
 //! $B write /tmp/500.xml                            # the 500-line document's UBL
 //! /usr/bin/time -v $B none /tmp/500.xml            # reads the file only
+//! valgrind --tool=callgrind $B read /tmp/500.xml 3  # the file into a `Dom`
 //! /usr/bin/time -v $B ours /tmp/500.xml
 //! /usr/bin/time -v $B peer /tmp/500.xml
 //! valgrind --tool=callgrind $B ours /tmp/500.xml 11
@@ -22,7 +23,7 @@ fn main() -> ExitCode {
         _ => (&String::new(), &String::new(), None),
     };
     let Some(times) = times.filter(|_| !mode.is_empty()) else {
-        eprintln!("usage: peer-one-call write|none|ours|peer FILE [TIMES]");
+        eprintln!("usage: peer-one-call write|none|read|ours|peer FILE [TIMES]");
         return ExitCode::from(2);
     };
     if mode == "write" {
@@ -52,6 +53,9 @@ fn main() -> ExitCode {
     let policy = en16931_formats::Policy::default();
     let call = || match mode.as_str() {
         "none" => Some(0),
+        "read" => Some(usize::from(
+            invoicing_core::ubl::dom::Dom::read(&bytes).is_ok(),
+        )),
         "ours" => Some(invoicing_peer_bench::ours(&bytes)),
         "peer" => Some(invoicing_peer_bench::peer_count(
             &invoicing_peer_bench::peer(&bytes, &policy),
@@ -63,7 +67,7 @@ fn main() -> ExitCode {
         findings = std::hint::black_box(call());
     }
     let Some(findings) = findings else {
-        eprintln!("unknown mode {mode}: write, none, ours or peer");
+        eprintln!("unknown mode {mode}: write, none, read, ours or peer");
         return ExitCode::from(2);
     };
     println!(

@@ -55,3 +55,45 @@ fn bytes_that_are_not_a_document_are_refused() {
     let deep = "<a>".repeat(MAX_DEPTH + 1) + &"</a>".repeat(MAX_DEPTH + 1);
     assert!(Dom::read(deep.as_bytes()).is_err());
 }
+
+#[test]
+fn namespaces_are_resolved_in_the_scope_of_their_declarations() {
+    let xml = format!(
+        r#"<a xmlns="{INV}" xmlns:p="{CBC}"><p:b xmlns:p="{INV}"><p:c/></p:b><p:d/><e xmlns=""><f/></e><g/><q:h/></a>"#
+    );
+    let d = Dom::read(xml.as_bytes()).unwrap();
+    let names: Vec<(&str, &str)> = (0..d.len() as NodeId)
+        .map(|n| (d.name(n), d.namespace_uri(n)))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("a", INV),
+            ("b", INV),
+            ("c", INV),
+            ("d", CBC),
+            ("e", ""),
+            ("f", ""),
+            ("g", INV),
+            ("h", ""),
+        ]
+    );
+    for reserved in [
+        r#"<a xmlns:xmlns="urn:x"/>"#,
+        r#"<a xmlns:xml="urn:x"/>"#,
+        r#"<a xmlns:p="http://www.w3.org/XML/1998/namespace"/>"#,
+        r#"<a xmlns:p="http://www.w3.org/2000/xmlns/"/>"#,
+    ] {
+        assert!(Dom::read(reserved.as_bytes()).is_err(), "{reserved}");
+    }
+    assert!(Dom::read(br#"<a xmlns:xml="http://www.w3.org/XML/1998/namespace"/>"#).is_ok());
+    let many = |n: usize| {
+        let open: String = (0..n).map(|i| format!(r#"<e xmlns:p{i}="urn:{i}">"#)).collect();
+        open + &"</e>".repeat(n)
+    };
+    assert!(Dom::read(many(MAX_BINDINGS).as_bytes()).is_ok());
+    assert!(
+        Dom::read(many(MAX_BINDINGS + 1).as_bytes()).is_err(),
+        "declarations in scope are bounded"
+    );
+}
