@@ -1,0 +1,90 @@
+use super::*;
+
+fn base_example() -> String {
+    String::from_utf8(
+        std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/peppol/base-example.xml"
+        ))
+        .unwrap(),
+    )
+    .unwrap()
+}
+
+/// The n-th (from 0) `currencyID="EUR"` of the text made `currencyID="ZZZ"`.
+fn with_bad_currency(xml: &str, nth: &[usize]) -> String {
+    let mut out = String::new();
+    for (i, part) in xml.split("currencyID=\"EUR\"").enumerate() {
+        if i > 0 {
+            let code = if nth.contains(&(i - 1)) { "ZZZ" } else { "EUR" };
+            out.push_str("currencyID=\"");
+            out.push_str(code);
+            out.push('"');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
+#[test]
+fn asserts_kept_by_name_and_attributes_answer_at_each_element_as_evaluated() {
+    let good = base_example();
+    let amounts = good.matches("currencyID=\"EUR\"").count();
+    assert!(amounts >= 5, "the example has amounts");
+    let clean = check(&Dom::read(good.as_bytes()).unwrap());
+    for bad in [vec![1], vec![0, 3], vec![amounts - 1]] {
+        let xml = with_bad_currency(&good, &bad);
+        let dom = Dom::read(xml.as_bytes()).unwrap();
+        let report = check(&dom);
+        for rule in ["BR-CL-03", "PEPPOL-EN16931-CL007", "PEPPOL-EN16931-R051"] {
+            let at: Vec<&str> = report
+                .findings
+                .iter()
+                .filter(|f| f.rule == rule)
+                .map(|f| f.location.as_str())
+                .collect();
+            assert_eq!(
+                at.len(),
+                bad.len(),
+                "{rule} once per bad currency {bad:?}: {at:?}"
+            );
+            // each at an element whose currency is the bad one
+            for location in at {
+                let element = (0..dom.len())
+                    .filter_map(|n| NodeId::try_from(n).ok())
+                    .find(|&n| dom.location(n) == location)
+                    .unwrap();
+                assert_eq!(dom.attribute(element, "currencyID"), Some("ZZZ"), "{rule}");
+            }
+        }
+        assert!(clean.findings.iter().all(|f| f.rule != "BR-CL-03"));
+    }
+}
+
+#[test]
+fn only_asserts_reading_the_name_and_attributes_are_kept_by_them() {
+    let kept = |t: &str| by_name_and_attributes(&parse(t).unwrap());
+    for yes in [
+        "@currencyID = $documentCurrencyCode",
+        "some $code in $ISO4217 satisfies @currencyID = $code",
+        "contains(' EUR USD ', concat(' ', normalize-space(@currencyID), ' '))",
+        "ends-with(name(), 'Amount') or exists(/*/cbc:ID)",
+    ] {
+        assert!(kept(yes), "{yes}");
+    }
+    for no in [
+        ". = 'EUR'",
+        "string-length(substring-after(., '.')) <= 2",
+        "normalize-space() != ''",
+        "cbc:ID",
+        "../@currencyID",
+        "text() = 'x'",
+        "@a[. = 'x']",
+        "u:gln(@schemeID)",
+        "position() = 1",
+        "current()/@a = 'x'",
+        "//cac:InvoiceLine[cbc:ID = $x]",
+    ] {
+        assert!(!kept(no), "{no}");
+    }
+}
