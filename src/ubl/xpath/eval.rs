@@ -974,9 +974,23 @@ impl Env<'_> {
             | ("contains" | "starts-with" | "ends-with", 2) => {
                 one(self.boolean_call(name, args, f)?.unwrap_or_default())
             }
-            ("count", 1) => Ok(vec![Item::Num(Some(Decimal::from(
-                self.eval_arg(args, 0, f)?.len(),
-            )))]),
+            ("count", 1) => {
+                let n = match args.first() {
+                    Some(Expr::Path(start, steps)) => match self.walk_start(start, steps, f)? {
+                        Some(from) => {
+                            let mut n = 0usize;
+                            self.walk_from(&from, start, steps, &mut |_, _| {
+                                n = n.saturating_add(1);
+                                Ok(true)
+                            })?;
+                            n
+                        }
+                        None => self.eval_arg(args, 0, f)?.len(),
+                    },
+                    _ => self.eval_arg(args, 0, f)?.len(),
+                };
+                Ok(vec![Item::Num(Some(Decimal::from(n)))])
+            }
             ("position", 0) => {
                 f.item()?;
                 Ok(vec![Item::Num(Some(Decimal::from(f.pos)))])

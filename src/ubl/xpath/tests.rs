@@ -456,6 +456,15 @@ fn walked_paths_answer_as_the_general_evaluation() {
             "count(cac:Line/../cac:Line)",
             "count(cac:Line[position() >= 1]/../cac:Line)",
         ),
+        // counted as walked, without the sequence
+        (
+            "count(//cac:Line/cbc:Amount)",
+            "count(//cac:Line[position() >= 1]/cbc:Amount)",
+        ),
+        (
+            "count(cac:Line/cbc:Amount) <= 1",
+            "count(cac:Line[position() >= 1]/cbc:Amount) <= 1",
+        ),
         (
             "cac:Line/cbc:Amount - 1",
             "cac:Line[position() >= 1]/cbc:Amount - 1",
@@ -481,6 +490,10 @@ fn walked_paths_give_xpath_values() {
         "Ok([Num(Some(10))])"
     );
     assert_eq!(eval(NESTED, "sum(//cbc:Amount)"), "Ok([Num(None)])");
+    assert_eq!(
+        eval(NESTED, "count(//cac:Line/cbc:Amount)"),
+        "Ok([Num(Some(3))])"
+    );
     assert!(eval(NESTED, "string(cac:Line/cbc:Amount)").starts_with("Err("));
     assert!(eval(NESTED, "boolean(cac:Line/(cbc:Amount = '3'))").starts_with("Err("));
     assert_eq!(
