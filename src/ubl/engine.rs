@@ -15,7 +15,9 @@
 
 use super::dom::{Dom, NodeId};
 use super::xpath::eval::{Env, Function, Item, Seq};
-use super::xpath::parse::{any, children_mut, parse, reads_outside, Axis, Expr, Step, Test};
+use super::xpath::parse::{
+    any, children_mut, name_and_attributes, parse, reads_outside, Axis, Expr, Step, Test,
+};
 use crate::en16931::artefacts::{Flag, Layer, ASSERTS, FUNCTIONS, VARIABLES};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -49,7 +51,8 @@ pub struct Report {
 struct Rule {
     context: Result<Expr, String>,
     variables: Vec<(&'static str, Result<Expr, String>)>,
-    /// Each assert with whether its outcome is kept by what it reads ([`by_name_and_attributes`]).
+    /// Each assert with whether its outcome is kept by what it reads (its element's
+    /// name and attributes only: [`name_and_attributes`]).
     asserts: Vec<(usize, Result<Expr, String>, bool)>,
 }
 
@@ -172,7 +175,12 @@ fn compile(layer: Layer) -> Compiled {
         for (_, rule) in rules.iter_mut() {
             let plain = rule.variables.is_empty();
             for (_, e, kept) in &mut rule.asserts {
-                *kept = plain && e.as_ref().is_ok_and(by_name_and_attributes);
+                // an assert that reads only its element's name and attributes:
+                // the code-list and currency rules on every amount
+                // (`@currencyID = $documentCurrencyCode`,
+                // `some $code in $ISO4217 satisfies …`); without variables of the rule
+                // its variables are globals (the same at every element) or its own
+                *kept = plain && e.as_ref().is_ok_and(|e| name_and_attributes(e).is_some());
             }
         }
     }
@@ -248,55 +256,6 @@ fn share(c: &mut Compiled) {
     for e in expressions(c) {
         mark_root_paths(e, &shared);
     }
-}
-
-/// Whether an expression reads nothing of its focus but the element's name and
-/// attributes (`@a`, `name()`), and nothing else of the document but paths from the
-/// root that read no variable (the same for every element of one document). Its
-/// outcome on an element without children is then that of any element with the same
-/// name and attributes: the code-list and currency rules on every amount
-/// (`@currencyID = $documentCurrencyCode`, `some $code in $ISO4217 satisfies …`).
-/// Variables are allowed: such an assert is kept only in a rule without variables of
-/// its own, so a variable is a global (the same for every element) or bound inside
-/// the expression to what it reads. Anything else (the element's text, a step down or
-/// up, a filter, a path from a variable, a function of the stylesheet) is not.
-fn by_name_and_attributes(e: &Expr) -> bool {
-    // `any` visits a path's start too: every `.` must be the start of an `@a`.
-    let (mut dots, mut attributes) = (0usize, 0usize);
-    let other = any(e, &mut |x| match x {
-        Expr::Path(start, steps) => match **start {
-            Expr::Root | Expr::Shared(..) => reads_outside(x),
-            Expr::Context => {
-                let attribute = matches!(
-                    steps.as_slice(),
-                    [Step::Axis(Axis::Attribute, Test::Name(_), p)] if p.is_empty()
-                );
-                attributes += usize::from(attribute);
-                !attribute
-            }
-            _ => true,
-        },
-        Expr::Context => {
-            dots += 1;
-            false
-        }
-        Expr::Filter(..) => true,
-        Expr::Call(name, args) => {
-            // a stylesheet's own function (`u:gln`) may step from a node it is given
-            (name.contains(':') && !name.starts_with("xs:"))
-                || matches!(
-                    name.as_str(),
-                    "current" | "position" | "last" | "root" | "generate-id"
-                )
-                || (args.is_empty()
-                    && !matches!(
-                        name.as_str(),
-                        "true" | "false" | "name" | "local-name" | "namespace-uri"
-                    ))
-        }
-        _ => false,
-    });
-    !other && dots == attributes
 }
 
 /// Whether an expression reads nothing but literals: no document, no focus, no

@@ -63,7 +63,7 @@ fn asserts_kept_by_name_and_attributes_answer_at_each_element_as_evaluated() {
 
 #[test]
 fn only_asserts_reading_the_name_and_attributes_are_kept_by_them() {
-    let kept = |t: &str| by_name_and_attributes(&parse(t).unwrap());
+    let kept = |t: &str| name_and_attributes(&parse(t).unwrap()).is_some();
     for yes in [
         "@currencyID = $documentCurrencyCode",
         "some $code in $ISO4217 satisfies @currencyID = $code",
@@ -72,6 +72,11 @@ fn only_asserts_reading_the_name_and_attributes_are_kept_by_them() {
     ] {
         assert!(kept(yes), "{yes}");
     }
+    let name_only = |t: &str| name_and_attributes(&parse(t).unwrap()) == Some(false);
+    assert!(name_only(
+        "ends-with(name(), 'Amount') and local-name() != $x"
+    ));
+    assert!(!name_only("@currencyID = 'EUR'"));
     for no in [
         ". = 'EUR'",
         "string-length(substring-after(., '.')) <= 2",

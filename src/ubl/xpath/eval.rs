@@ -25,7 +25,7 @@
 // An argument that is absent, or a number that is NaN: two different nothings.
 #![allow(clippy::option_option)]
 
-use super::parse::{any, parse, Arith, Axis, Cmp, Expr, QName, Step, Test};
+use super::parse::{any, name_and_attributes, parse, Arith, Axis, Cmp, Expr, QName, Step, Test};
 use crate::en16931::artefacts::{self, Instruction};
 use crate::ubl::dom::{Dom, NodeId};
 use chrono::NaiveDate;
@@ -1301,6 +1301,26 @@ enum Lit<'x> {
 /// The error of a sequence of several items where one string is expected.
 const MANY: &str = "a sequence of more than one item where one string is expected";
 
+/// The conjuncts at the start of a predicate (`a and b and c`, left to right) that read
+/// only the element's name ([`name_and_attributes`]): a node failing them fails the
+/// predicate, whatever the others would say (they are evaluated after, left to right,
+/// and `and` stops at the first false).
+fn name_conjuncts(e: &Expr) -> Vec<&Expr> {
+    fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        if let Expr::And(a, b) = e {
+            flatten(a, out);
+            flatten(b, out);
+        } else {
+            out.push(e);
+        }
+    }
+    let mut all = Vec::new();
+    flatten(e, &mut all);
+    all.into_iter()
+        .take_while(|c| name_and_attributes(c) == Some(false))
+        .collect()
+}
+
 /// Where a walked path starts: one item, or the nodes of a shared path or a variable.
 enum From {
     One(Item),
@@ -1999,7 +2019,47 @@ impl<'a> Env<'a> {
         let Some(range) = self.below(item) else {
             return Ok(true);
         };
+        // `//*[ends-with(name(), 'Amount') and …]`: the conjuncts at the start of the
+        // first predicate that read only the element's name are decided once per
+        // name, and an element whose name fails them is not visited (the 500-line
+        // document has 25 000 elements and about 200 names)
+        let by_name = match (test, preds.first()) {
+            (Test::Any, Some(first)) => name_conjuncts(first),
+            _ => Vec::new(),
+        };
+        let mut verdicts: Vec<Option<((u32, u32), bool)>> = Vec::new();
         for n in range {
+            if !by_name.is_empty() {
+                if let Some(key) = self.dom.key(n) {
+                    let slot = key.1 as usize;
+                    let known = verdicts.get(slot).copied().flatten();
+                    let pass = match known {
+                        Some((k, pass)) if k == key => pass,
+                        _ => {
+                            let focus = Focus::at(Item::Node(n));
+                            let mut pass = true;
+                            for c in &by_name {
+                                if !self.test(c, &focus)? {
+                                    pass = false;
+                                    break;
+                                }
+                            }
+                            if known.is_none() {
+                                if verdicts.len() <= slot {
+                                    verdicts.resize(slot + 1, None);
+                                }
+                                if let Some(v) = verdicts.get_mut(slot) {
+                                    *v = Some((key, pass));
+                                }
+                            }
+                            pass
+                        }
+                    };
+                    if !pass {
+                        continue;
+                    }
+                }
+            }
             if !self.walk_one(&Item::Node(n), Axis::Descendant, test, preds, rest, visit)? {
                 return Ok(false);
             }

@@ -809,6 +809,54 @@ pub(crate) fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
     }
 }
 
+/// What an expression reads of its focus, when that is only the element's name and
+/// attributes (`name()`, `@a`) and nothing else of the document but paths from the
+/// root that read no variable (the same wherever they are evaluated in one
+/// document): `Some(true)` when it reads an attribute, `Some(false)` when only the
+/// name (or nothing of the focus), `None` for anything else (the element's text, a
+/// step down or up, a filter, a path from a variable, a function of the stylesheet,
+/// the position). Variables may be read: their values do not change with the focus.
+/// So its value at an element is its value at any element of the same name (and
+/// attributes).
+pub(crate) fn name_and_attributes(e: &Expr) -> Option<bool> {
+    // `any` visits a path's start too: every `.` must be the start of an `@a`.
+    let (mut dots, mut attributes) = (0usize, 0usize);
+    let other = any(e, &mut |x| match x {
+        Expr::Path(start, steps) => match **start {
+            Expr::Root | Expr::Shared(..) => reads_outside(x),
+            Expr::Context => {
+                let attribute = matches!(
+                    steps.as_slice(),
+                    [Step::Axis(Axis::Attribute, Test::Name(_), p)] if p.is_empty()
+                );
+                attributes += usize::from(attribute);
+                !attribute
+            }
+            _ => true,
+        },
+        Expr::Context => {
+            dots += 1;
+            false
+        }
+        Expr::Filter(..) => true,
+        Expr::Call(name, args) => {
+            // a stylesheet's own function (`u:gln`) may step from a node it is given
+            (name.contains(':') && !name.starts_with("xs:"))
+                || matches!(
+                    name.as_str(),
+                    "current" | "position" | "last" | "root" | "generate-id"
+                )
+                || (args.is_empty()
+                    && !matches!(
+                        name.as_str(),
+                        "true" | "false" | "name" | "local-name" | "namespace-uri"
+                    ))
+        }
+        _ => false,
+    });
+    (!other && dots == attributes).then_some(attributes > 0)
+}
+
 /// Whether `e` reads anything but the document: a variable, or XSLT's `current()`.
 pub(crate) fn reads_outside(e: &Expr) -> bool {
     any(e, &mut |x| match x {

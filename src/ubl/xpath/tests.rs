@@ -479,6 +479,52 @@ fn walked_paths_answer_as_the_general_evaluation() {
     }
 }
 
+/// The same local name in two namespaces, and amounts at several depths.
+const TWO_NAMESPACES: &str = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cbc:Amount>1</cbc:Amount><cac:Amount><cbc:Amount>2</cbc:Amount><cbc:PriceAmount>3</cbc:PriceAmount></cac:Amount><cac:Price><cbc:BaseAmount>4</cbc:BaseAmount></cac:Price><cbc:Amount>x</cbc:Amount></Invoice>"#;
+
+#[test]
+fn elements_tested_by_name_once_per_name_answer_as_each_tested() {
+    // `//*[p]` whose predicate starts with conjuncts that read only the name decides
+    // them once per name (and namespace); `[position() >= 1]` first makes the general
+    // evaluation test every element
+    for (walked, general) in [
+        (
+            "//*[ends-with(name(), 'Amount') and not(ends-with(name(), 'PriceAmount')) and not(ancestor::cac:Price)]",
+            "//*[position() >= 1][ends-with(name(), 'Amount') and not(ends-with(name(), 'PriceAmount')) and not(ancestor::cac:Price)]",
+        ),
+        (
+            "//*[local-name() = 'Amount' and namespace-uri() = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2']",
+            "//*[position() >= 1][local-name() = 'Amount' and namespace-uri() = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2']",
+        ),
+        (
+            "//*[local-name() = 'Amount' and xs:decimal(.) > 1]",
+            "//*[position() >= 1][local-name() = 'Amount' and xs:decimal(.) > 1]",
+        ),
+        (
+            "count(//*[ends-with(name(), 'Amount')])",
+            "count(//*[position() >= 1][ends-with(name(), 'Amount')])",
+        ),
+    ] {
+        assert_eq!(
+            eval(TWO_NAMESPACES, walked),
+            eval(TWO_NAMESPACES, general),
+            "{walked}"
+        );
+    }
+    assert_eq!(
+        eval(
+            TWO_NAMESPACES,
+            "//*[local-name() = 'Amount' and namespace-uri() = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2']"
+        ),
+        "Ok([Node(2)])"
+    );
+    assert!(eval(
+        TWO_NAMESPACES,
+        "//*[local-name() = 'Amount' and xs:decimal(.) > 1]"
+    )
+    .starts_with("Err("));
+}
+
 #[test]
 fn walked_paths_give_xpath_values() {
     assert_eq!(
