@@ -1296,6 +1296,8 @@ impl Env<'_> {
 enum Lit<'x> {
     Str(&'x str),
     Num(Decimal),
+    /// `true()` or `false()`.
+    Bool(bool),
 }
 
 /// The error of a sequence of several items where one string is expected.
@@ -1509,6 +1511,9 @@ impl<'a> Env<'a> {
         let lit: Lit<'_> = match b {
             Expr::Str(x) => Lit::Str(x),
             Expr::Num(n) => Lit::Num(*n),
+            Expr::Call(name, args) if args.is_empty() && (name == "true" || name == "false") => {
+                Lit::Bool(name == "true")
+            }
             Expr::Var(v) => {
                 bound = match self.vars.iter().rev().find(|(n, _)| n == v) {
                     Some((_, value)) => std::sync::Arc::clone(value),
@@ -1528,8 +1533,17 @@ impl<'a> Env<'a> {
                 (Lit::Num(lit), Item::Num(n)) => {
                     n.map_or(op == Cmp::Ne, |n| ordering_ok(op, n.cmp(&lit)))
                 }
+                (Lit::Bool(lit), Item::Bool(b)) => ordering_ok(op, b.cmp(&lit)),
                 (_, Item::Str(_) | Item::Num(_) | Item::Bool(_) | Item::Date(_)) => false,
                 (Lit::Str(lit), node) => ordering_ok(op, env.text(node).as_ref().cmp(lit)),
+                // an untyped value cast to a boolean; one that is not a boolean matches
+                // nothing (as `general_cmp`)
+                (Lit::Bool(lit), node) => {
+                    match cast(&Atom::Untyped(env.text(node).into_owned()), "xs:boolean") {
+                        Ok(Item::Bool(b)) => ordering_ok(op, b.cmp(&lit)),
+                        _ => false,
+                    }
+                }
                 (Lit::Num(lit), node) => parse_double(&env.text(node))
                     .map_or(op == Cmp::Ne, |n| ordering_ok(op, n.cmp(&lit))),
             }

@@ -479,6 +479,38 @@ fn walked_paths_answer_as_the_general_evaluation() {
     }
 }
 
+#[test]
+fn comparisons_with_a_boolean_answer_as_general_comparisons() {
+    // `cbc:ChargeIndicator = false()` is compared node by node; the literal on the
+    // left takes the general comparison (each untyped value cast to a boolean, a
+    // value that is not one matching nothing)
+    let doc = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cac:A><cbc:ChargeIndicator>true</cbc:ChargeIndicator></cac:A><cac:A><cbc:ChargeIndicator> false </cbc:ChargeIndicator></cac:A><cac:A><cbc:ChargeIndicator>1</cbc:ChargeIndicator></cac:A><cac:A><cbc:ChargeIndicator>yes</cbc:ChargeIndicator></cac:A></Invoice>"#;
+    for (walked, general) in [
+        (
+            "count(cac:A[cbc:ChargeIndicator = false()])",
+            "count(cac:A[false() = cbc:ChargeIndicator])",
+        ),
+        (
+            "count(cac:A[cbc:ChargeIndicator = true()])",
+            "count(cac:A[true() = cbc:ChargeIndicator])",
+        ),
+        (
+            "count(cac:A[cbc:ChargeIndicator != true()])",
+            "count(cac:A[true() != cbc:ChargeIndicator])",
+        ),
+    ] {
+        assert_eq!(eval(doc, walked), eval(doc, general), "{walked}");
+    }
+    assert_eq!(
+        eval(doc, "count(cac:A[cbc:ChargeIndicator = true()])"),
+        "Ok([Num(Some(2))])"
+    );
+    assert_eq!(
+        eval(doc, "count(cac:A[cbc:ChargeIndicator = false()])"),
+        "Ok([Num(Some(1))])"
+    );
+}
+
 /// The same local name in two namespaces, and amounts at several depths.
 const TWO_NAMESPACES: &str = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cbc:Amount>1</cbc:Amount><cac:Amount><cbc:Amount>2</cbc:Amount><cbc:PriceAmount>3</cbc:PriceAmount></cac:Amount><cac:Price><cbc:BaseAmount>4</cbc:BaseAmount></cac:Price><cbc:Amount>x</cbc:Amount></Invoice>"#;
 
