@@ -1801,6 +1801,12 @@ impl<'a> Env<'a> {
         steps: &[Step],
         visit: &mut Visit<'_, 'a>,
     ) -> Result<bool, Error> {
+        // a step that names what no element or attribute of the document is named
+        // selects nothing, and so does the path: the 131 `not((cac:InvoiceLine |
+        // cac:CreditNoteLine)/cbc:UUID)` of UBL-CR each walked every line before
+        if self.names_absent(steps) {
+            return Ok(true);
+        }
         match from {
             From::One(item) => self.walk(item, steps, visit),
             From::Below(item) => self.walk_union(item, start, steps, visit),
@@ -1813,6 +1819,15 @@ impl<'a> Env<'a> {
                 Ok(true)
             }
         }
+    }
+
+    /// Whether a step of the path has a name test that no element or attribute of the
+    /// document has.
+    fn names_absent(&mut self, steps: &[Step]) -> bool {
+        steps.iter().any(|s| match s {
+            Step::Axis(_, Test::Name(q), _) => self.key(q) == Key::Never,
+            _ => false,
+        })
     }
 
     /// Walks a path of [`Self::walk_start`] from `item`, calling `visit` with each node

@@ -456,15 +456,6 @@ fn walked_paths_answer_as_the_general_evaluation() {
             "count(cac:Line/../cac:Line)",
             "count(cac:Line[position() >= 1]/../cac:Line)",
         ),
-        // counted as walked, without the sequence
-        (
-            "count(//cac:Line/cbc:Amount)",
-            "count(//cac:Line[position() >= 1]/cbc:Amount)",
-        ),
-        (
-            "count(cac:Line/cbc:Amount) <= 1",
-            "count(cac:Line[position() >= 1]/cbc:Amount) <= 1",
-        ),
         (
             "cac:Line/cbc:Amount - 1",
             "cac:Line[position() >= 1]/cbc:Amount - 1",
@@ -509,6 +500,37 @@ fn comparisons_with_a_boolean_answer_as_general_comparisons() {
         eval(doc, "count(cac:A[cbc:ChargeIndicator = false()])"),
         "Ok([Num(Some(1))])"
     );
+}
+
+#[test]
+fn walked_names_absent_and_counts_answer_as_the_general_evaluation() {
+    let pairs = [
+        // a name no element of the document has: nothing, without walking
+        (
+            "exists((cac:Line | cac:Other)/cbc:Nothing)",
+            "exists((cac:Line[position() >= 1] | cac:Other)/cbc:Nothing)",
+        ),
+        (
+            "count(//cac:Line/cbc:Amount/cac:Nothing)",
+            "count(//cac:Line[position() >= 1]/cbc:Amount/cac:Nothing)",
+        ),
+        (
+            "//cac:Nothing/cbc:Amount",
+            "//cac:Nothing[position() >= 1]/cbc:Amount",
+        ),
+        // counted as walked, without the sequence
+        (
+            "count(//cac:Line/cbc:Amount)",
+            "count(//cac:Line[position() >= 1]/cbc:Amount)",
+        ),
+        (
+            "count(cac:Line/cbc:Amount) <= 1",
+            "count(cac:Line[position() >= 1]/cbc:Amount) <= 1",
+        ),
+    ];
+    for (walked, general) in pairs {
+        assert_eq!(eval(NESTED, walked), eval(NESTED, general), "{walked}");
+    }
 }
 
 /// The same local name in two namespaces, and amounts at several depths.
