@@ -16,7 +16,7 @@
 use super::dom::{Dom, NodeId};
 use super::xpath::eval::{Env, Function, Item, Seq};
 use super::xpath::parse::{
-    any, children_mut, name_and_attributes, parse, reads_outside, Axis, Expr, Step, Test,
+    any, children_mut, focus_reads, parse, reads_outside, Axis, Expr, Step, Test,
 };
 use crate::en16931::artefacts::{Flag, Layer, ASSERTS, FUNCTIONS, VARIABLES};
 use std::borrow::Cow;
@@ -52,7 +52,7 @@ struct Rule {
     context: Result<Expr, String>,
     variables: Vec<(&'static str, Result<Expr, String>)>,
     /// Each assert with whether its outcome is kept by what it reads (its element's
-    /// name and attributes only: [`name_and_attributes`]).
+    /// name and attributes only: [`focus_reads`]).
     asserts: Vec<(usize, Result<Expr, String>, bool)>,
 }
 
@@ -180,7 +180,7 @@ fn compile(layer: Layer) -> Compiled {
                 // (`@currencyID = $documentCurrencyCode`,
                 // `some $code in $ISO4217 satisfies …`); without variables of the rule
                 // its variables are globals (the same at every element) or its own
-                *kept = plain && e.as_ref().is_ok_and(|e| name_and_attributes(e).is_some());
+                *kept = plain && e.as_ref().is_ok_and(|e| focus_reads(e).is_some());
             }
         }
     }

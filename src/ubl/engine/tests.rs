@@ -1,4 +1,5 @@
 use super::*;
+use crate::ubl::xpath::parse::Reads;
 
 fn base_example() -> String {
     String::from_utf8(
@@ -63,7 +64,7 @@ fn asserts_kept_by_name_and_attributes_answer_at_each_element_as_evaluated() {
 
 #[test]
 fn only_asserts_reading_the_name_and_attributes_are_kept_by_them() {
-    let kept = |t: &str| name_and_attributes(&parse(t).unwrap()).is_some();
+    let kept = |t: &str| focus_reads(&parse(t).unwrap()).is_some();
     for yes in [
         "@currencyID = $documentCurrencyCode",
         "some $code in $ISO4217 satisfies @currencyID = $code",
@@ -72,11 +73,17 @@ fn only_asserts_reading_the_name_and_attributes_are_kept_by_them() {
     ] {
         assert!(kept(yes), "{yes}");
     }
-    let name_only = |t: &str| name_and_attributes(&parse(t).unwrap()) == Some(false);
-    assert!(name_only(
-        "ends-with(name(), 'Amount') and local-name() != $x"
-    ));
-    assert!(!name_only("@currencyID = 'EUR'"));
+    let reads = |t: &str| focus_reads(&parse(t).unwrap());
+    assert_eq!(
+        reads("ends-with(name(), 'Amount') and local-name() != $x"),
+        Some(Reads::Name)
+    );
+    assert_eq!(reads("@currencyID = 'EUR'"), Some(Reads::Attributes));
+    // a path from the root reads its own focus in its predicates, not the element's
+    assert_eq!(
+        reads("exists(//cac:Party[cbc:ID = 'SE']) and $country = 'SE'"),
+        Some(Reads::Nothing)
+    );
     for no in [
         ". = 'EUR'",
         "string-length(substring-after(., '.')) <= 2",

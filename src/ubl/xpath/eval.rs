@@ -25,7 +25,7 @@
 // An argument that is absent, or a number that is NaN: two different nothings.
 #![allow(clippy::option_option)]
 
-use super::parse::{any, name_and_attributes, parse, Arith, Axis, Cmp, Expr, QName, Step, Test};
+use super::parse::{any, focus_reads, parse, Arith, Axis, Cmp, Expr, QName, Reads, Step, Test};
 use crate::en16931::artefacts::{self, Instruction};
 use crate::ubl::dom::{Dom, NodeId};
 use chrono::NaiveDate;
@@ -1304,10 +1304,10 @@ enum Lit<'x> {
 const MANY: &str = "a sequence of more than one item where one string is expected";
 
 /// The conjuncts at the start of a predicate (`a and b and c`, left to right) that read
-/// only the element's name ([`name_and_attributes`]): a node failing them fails the
+/// of the element at most `reads` ([`focus_reads`]): a node failing them fails the
 /// predicate, whatever the others would say (they are evaluated after, left to right,
 /// and `and` stops at the first false).
-fn name_conjuncts(e: &Expr) -> Vec<&Expr> {
+fn leading_conjuncts(e: &Expr, reads: Reads) -> Vec<&Expr> {
     fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
         if let Expr::And(a, b) = e {
             flatten(a, out);
@@ -1319,7 +1319,7 @@ fn name_conjuncts(e: &Expr) -> Vec<&Expr> {
     let mut all = Vec::new();
     flatten(e, &mut all);
     all.into_iter()
-        .take_while(|c| name_and_attributes(c) == Some(false))
+        .take_while(|c| focus_reads(c).is_some_and(|r| r <= reads))
         .collect()
 }
 
@@ -2038,6 +2038,11 @@ impl<'a> Env<'a> {
         visit: &mut Visit<'_, 'a>,
     ) -> Result<bool, Error> {
         if let Some(named) = self.named_below(item, test) {
+            if let (Some(&n), Some(first)) = (named.first(), preds.first()) {
+                if !self.fixed_hold(first, n)? {
+                    return Ok(true);
+                }
+            }
             for &n in named {
                 if !self.walk_passed(&Item::Node(n), preds, rest, visit)? {
                     return Ok(false);
@@ -2053,7 +2058,7 @@ impl<'a> Env<'a> {
         // name, and an element whose name fails them is not visited (the 500-line
         // document has 25 000 elements and about 200 names)
         let by_name = match (test, preds.first()) {
-            (Test::Any, Some(first)) => name_conjuncts(first),
+            (Test::Any, Some(first)) => leading_conjuncts(first, Reads::Name),
             _ => Vec::new(),
         };
         let mut verdicts: Vec<Option<((u32, u32), bool)>> = Vec::new();
@@ -2090,6 +2095,24 @@ impl<'a> Env<'a> {
                 }
             }
             if !self.walk_one(&Item::Node(n), Axis::Descendant, test, preds, rest, visit)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether the conjuncts at the start of a predicate that read nothing of the focus
+    /// (`//cac:TaxCategory[$supplierCountry = 'SE' and …]`) hold: they are evaluated
+    /// once, at the first element the step selects, and when they fail the step
+    /// selects nothing.
+    fn fixed_hold(&mut self, pred: &Expr, first: NodeId) -> Result<bool, Error> {
+        let fixed = leading_conjuncts(pred, Reads::Nothing);
+        if fixed.is_empty() {
+            return Ok(true);
+        }
+        let focus = Focus::at(Item::Node(first));
+        for c in fixed {
+            if !self.test(c, &focus)? {
                 return Ok(false);
             }
         }

@@ -741,18 +741,38 @@ fn mentions(e: &Expr, name: &str) -> bool {
 /// Whether `hit` holds for `e` or for an expression anywhere inside it (predicates,
 /// steps and bindings included).
 pub(crate) fn any(e: &Expr, hit: &mut dyn FnMut(&Expr) -> bool) -> bool {
-    if hit(e) {
-        return true;
+    search(e, &mut |x| if hit(x) { Seen::Hit } else { Seen::Inside })
+}
+
+/// What [`search`] does at an expression.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Seen {
+    /// Found: the search stops, true.
+    Hit,
+    /// Look inside it.
+    Inside,
+    /// Do not look inside it.
+    Skip,
+}
+
+/// Whether `seen` says [`Seen::Hit`] for `e` or for an expression inside it, not looking
+/// inside an expression where it says [`Seen::Skip`]: the one read-only walker of an
+/// expression.
+pub(crate) fn search(e: &Expr, seen: &mut dyn FnMut(&Expr) -> Seen) -> bool {
+    match seen(e) {
+        Seen::Hit => return true,
+        Seen::Skip => return false,
+        Seen::Inside => {}
     }
     match e {
         Expr::Str(_) | Expr::Num(_) | Expr::Var(_) | Expr::Context | Expr::Root => false,
-        Expr::Seq(list) | Expr::Call(_, list) => list.iter().any(|x| any(x, hit)),
-        Expr::Filter(base, preds) => any(base, hit) || preds.iter().any(|x| any(x, hit)),
+        Expr::Seq(list) | Expr::Call(_, list) => list.iter().any(|x| search(x, seen)),
+        Expr::Filter(base, preds) => search(base, seen) || preds.iter().any(|x| search(x, seen)),
         Expr::Path(start, steps) => {
-            any(start, hit)
+            search(start, seen)
                 || steps.iter().any(|s| match s {
-                    Step::Axis(_, _, preds) => preds.iter().any(|x| any(x, hit)),
-                    Step::Expr(x) => any(x, hit),
+                    Step::Axis(_, _, preds) => preds.iter().any(|x| search(x, seen)),
+                    Step::Expr(x) => search(x, seen),
                 })
         }
         Expr::Or(a, b)
@@ -760,13 +780,13 @@ pub(crate) fn any(e: &Expr, hit: &mut dyn FnMut(&Expr) -> bool) -> bool {
         | Expr::Compare(_, _, a, b)
         | Expr::Arith(_, a, b)
         | Expr::Union(a, b)
-        | Expr::Range(a, b) => any(a, hit) || any(b, hit),
+        | Expr::Range(a, b) => search(a, seen) || search(b, seen),
         Expr::Neg(a) | Expr::Castable(a, _, _) | Expr::Cast(a, _, _) | Expr::Shared(_, a) => {
-            any(a, hit)
+            search(a, seen)
         }
-        Expr::If(c, t, f) => any(c, hit) || any(t, hit) || any(f, hit),
+        Expr::If(c, t, f) => search(c, seen) || search(t, seen) || search(f, seen),
         Expr::Quantified(_, b, x) | Expr::For(b, x) => {
-            b.iter().any(|(_, y)| any(y, hit)) || any(x, hit)
+            b.iter().any(|(_, y)| search(y, seen)) || search(x, seen)
         }
     }
 }
@@ -809,52 +829,72 @@ pub(crate) fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
     }
 }
 
+/// What an expression reads of its focus element, when that is at most its name and
+/// attributes ([`focus_reads`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Reads {
+    /// Nothing: its value is the same at every element of the document.
+    Nothing,
+    /// The name (`name()`, `local-name()`, `namespace-uri()`).
+    Name,
+    /// The name and attributes (`@a`).
+    Attributes,
+}
+
 /// What an expression reads of its focus, when that is only the element's name and
 /// attributes (`name()`, `@a`) and nothing else of the document but paths from the
 /// root that read no variable (the same wherever they are evaluated in one
-/// document): `Some(true)` when it reads an attribute, `Some(false)` when only the
-/// name (or nothing of the focus), `None` for anything else (the element's text, a
-/// step down or up, a filter, a path from a variable, a function of the stylesheet,
-/// the position). Variables may be read: their values do not change with the focus.
-/// So its value at an element is its value at any element of the same name (and
-/// attributes).
-pub(crate) fn name_and_attributes(e: &Expr) -> Option<bool> {
-    // `any` visits a path's start too: every `.` must be the start of an `@a`.
-    let (mut dots, mut attributes) = (0usize, 0usize);
-    let other = any(e, &mut |x| match x {
+/// document); `None` for anything else (the element's text, a step down or up, a
+/// filter, a path from a variable, a function of the stylesheet, the position).
+/// Variables may be read: their values do not change with the focus. So its value at
+/// an element is its value at any element of the same name (and attributes).
+pub(crate) fn focus_reads(e: &Expr) -> Option<Reads> {
+    // `search` visits a path's start too: every `.` must be the start of an `@a`. A
+    // path from the root that reads no variable is the same anywhere, whatever its
+    // predicates read of their own focus: it is not looked into.
+    let (mut dots, mut attributes, mut name) = (0usize, 0usize, false);
+    let hit = |yes: bool| if yes { Seen::Hit } else { Seen::Inside };
+    let other = search(e, &mut |x| match x {
         Expr::Path(start, steps) => match **start {
-            Expr::Root | Expr::Shared(..) => reads_outside(x),
+            Expr::Root | Expr::Shared(..) if reads_outside(x) => Seen::Hit,
+            Expr::Root | Expr::Shared(..) => Seen::Skip,
             Expr::Context => {
                 let attribute = matches!(
                     steps.as_slice(),
                     [Step::Axis(Axis::Attribute, Test::Name(_), p)] if p.is_empty()
                 );
                 attributes += usize::from(attribute);
-                !attribute
+                hit(!attribute)
             }
-            _ => true,
+            _ => Seen::Hit,
         },
+        Expr::Shared(..) => Seen::Skip,
         Expr::Context => {
             dots += 1;
-            false
+            Seen::Inside
         }
-        Expr::Filter(..) => true,
-        Expr::Call(name, args) => {
+        Expr::Filter(..) => Seen::Hit,
+        Expr::Call(f, args) => {
+            let of_focus =
+                args.is_empty() && matches!(f.as_str(), "name" | "local-name" | "namespace-uri");
+            name |= of_focus;
             // a stylesheet's own function (`u:gln`) may step from a node it is given
-            (name.contains(':') && !name.starts_with("xs:"))
+            hit((f.contains(':') && !f.starts_with("xs:"))
                 || matches!(
-                    name.as_str(),
+                    f.as_str(),
                     "current" | "position" | "last" | "root" | "generate-id"
                 )
-                || (args.is_empty()
-                    && !matches!(
-                        name.as_str(),
-                        "true" | "false" | "name" | "local-name" | "namespace-uri"
-                    ))
+                || (args.is_empty() && !of_focus && !matches!(f.as_str(), "true" | "false")))
         }
-        _ => false,
+        _ => Seen::Inside,
     });
-    (!other && dots == attributes).then_some(attributes > 0)
+    (!other && dots == attributes).then_some(if attributes > 0 {
+        Reads::Attributes
+    } else if name {
+        Reads::Name
+    } else {
+        Reads::Nothing
+    })
 }
 
 /// Whether `e` reads anything but the document: a variable, or XSLT's `current()`.
