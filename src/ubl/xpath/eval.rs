@@ -1270,6 +1270,10 @@ impl Env<'_> {
             None => None,
         } {
             return Ok(Some(match one {
+                // a node's text read in place (not copied into an atom first)
+                Some(x) if is_node(&x) && matches!(name, "xs:decimal" | "xs:double") => {
+                    vec![cast_number(trim_xml(&self.text(&x)), name)?]
+                }
                 Some(x) => vec![cast(&self.atom(&x), name)?],
                 None => Vec::new(),
             }));
@@ -2646,6 +2650,22 @@ fn child_union<'e>(e: &'e Expr, out: &mut Vec<(&'e Test, &'e [Expr])>) -> bool {
     }
 }
 
+/// A text without the XML white space around it.
+fn trim_xml(s: &str) -> &str {
+    s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\r' | '\n'))
+}
+
+/// A text (white space trimmed) cast to `xs:decimal` or `xs:double`.
+fn cast_number(t: &str, ty: &str) -> Result<Item, Error> {
+    if ty == "xs:double" {
+        parse_double(t)
+    } else {
+        parse_number(t)
+    }
+    .map(|d| Item::Num(Some(d)))
+    .ok_or_else(|| format!("cannot convert {t:?} to {ty}"))
+}
+
 fn is_node(i: &Item) -> bool {
     matches!(
         i,
@@ -2752,9 +2772,7 @@ fn integer(a: &Atom) -> Result<i64, Error> {
 /// A cast of an atom to a type.
 fn cast(a: &Atom, ty: &str) -> Result<Item, Error> {
     let text = match a {
-        Atom::Untyped(s) | Atom::Str(s) => {
-            Some(s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\r' | '\n')))
-        }
+        Atom::Untyped(s) | Atom::Str(s) => Some(trim_xml(s)),
         _ => None,
     };
     match ty {
@@ -2771,12 +2789,7 @@ fn cast(a: &Atom, ty: &str) -> Result<Item, Error> {
             } else {
                 Decimal::ZERO
             }))),
-            (_, Some(t)) if ty == "xs:double" => parse_double(t)
-                .map(|d| Item::Num(Some(d)))
-                .ok_or_else(|| format!("cannot convert {t:?} to {ty}")),
-            (_, Some(t)) => parse_number(t)
-                .map(|d| Item::Num(Some(d)))
-                .ok_or_else(|| format!("cannot convert {t:?} to {ty}")),
+            (_, Some(t)) => cast_number(t, ty),
             _ => Err(format!("cannot convert to {ty}")),
         },
         "xs:integer" => match (a, text) {
