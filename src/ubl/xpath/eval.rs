@@ -1421,6 +1421,14 @@ impl<'a> Env<'a> {
         match e {
             Expr::And(a, b) => Ok(self.test(a, f)? && self.test(b, f)?),
             Expr::Or(a, b) => Ok(self.test(a, f)? || self.test(b, f)?),
+            // `*`: whether the element has a child element (`//*[not(*) and …]`
+            // asks it of every element of the document)
+            Expr::Path(start, steps) if any_child(start, steps).is_some() => {
+                match (any_child(start, steps), &f.item) {
+                    (Some(()), Some(Item::Node(n))) => Ok(self.dom.subtree(*n).len() > 1),
+                    _ => ebv(&self.eval(e, f)?),
+                }
+            }
             Expr::Path(start, steps) => match self.walk_start(start, steps, f)? {
                 // a node first: true; else the one value's (two values: an error)
                 Some(from) => {
@@ -2648,6 +2656,13 @@ fn child_union<'e>(e: &'e Expr, out: &mut Vec<(&'e Test, &'e [Expr])>) -> bool {
         },
         _ => false,
     }
+}
+
+/// `Some` for the path `*` (`child::*` from the focus, without predicates).
+fn any_child(start: &Expr, steps: &[Step]) -> Option<()> {
+    (matches!(start, Expr::Context)
+        && matches!(steps, [Step::Axis(Axis::Child, Test::Any, p)] if p.is_empty()))
+    .then_some(())
 }
 
 /// A text without the XML white space around it.

@@ -594,6 +594,7 @@ fn walked_paths_give_xpath_values() {
         eval(NESTED, "count(//cac:Line/cbc:Amount)"),
         "Ok([Num(Some(3))])"
     );
+    assert_eq!(eval(NESTED, "count(//*[*])"), "Ok([Num(Some(5))])");
     assert!(eval(NESTED, "string(cac:Line/cbc:Amount)").starts_with("Err("));
     assert!(eval(NESTED, "boolean(cac:Line/(cbc:Amount = '3'))").starts_with("Err("));
     assert_eq!(
