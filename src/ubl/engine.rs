@@ -12,6 +12,13 @@
 //! An assert whose evaluation fails (a cast the document's text does not allow, a
 //! function not implemented here) is not a finding; it is listed in
 //! [`Report::unevaluated`], with the reason.
+//!
+//! An assert that reads of its element only the name and attributes (and nothing else
+//! of the document but paths from the root: `xpath::parse::focus_reads`), in a rule without
+//! variables of its own, answers alike at every element without children of the same
+//! name and attributes: it is evaluated once per name and attributes in a pattern and
+//! its outcome reused (the currency and code-list rules on every amount and quantity:
+//! `@currencyID = $documentCurrencyCode`, `some $code in $ISO4217 satisfies …`).
 
 use super::dom::{Dom, NodeId};
 use super::xpath::eval::{Env, Function, Item, Seq};

@@ -19,6 +19,19 @@
 //! CEN unit tests and the differential run against the official validator hold for
 //! both), and a walk that stops early (`exists`, a comparison that holds) is the only
 //! difference: like Saxon, it does not evaluate what cannot change the answer.
+//!
+//! What a walk skips, for the same reason (XPath lets an evaluator leave out what
+//! cannot change a value, errors included):
+//! - a path with a step that names what no element or attribute of the document is
+//!   named selects nothing, and is not walked (`not((cac:InvoiceLine |
+//!   cac:CreditNoteLine)/cbc:UUID)`, 131 asserts of UBL-CR);
+//! - in `//*[p]`, the conjuncts at the start of `p` that read only the element's name
+//!   (`parse::focus_reads`) are decided once per name;
+//! - in `//x[p]`, the conjuncts at the start of `p` that read nothing of the element
+//!   (`$supplierCountry = 'SE'`, a path from the root) are decided once, at the first
+//!   `x`;
+//! - `*` as a boolean is whether the element has a child element; `count` of a walked
+//!   path counts as it walks; a comparison with `true()`/`false()` is made node by node.
 
 // An evaluator names its operands as XPath's grammar does: `a`, `b`, `e`, `f` (focus).
 #![allow(clippy::many_single_char_names, clippy::similar_names)]
