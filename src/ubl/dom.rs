@@ -434,7 +434,7 @@ impl Dom {
     }
 
     /// The number of a namespace URI in this document (0 is no namespace), if an
-    /// element has it.
+    /// element has it or a declaration names it.
     pub fn namespace_number(&self, uri: &str) -> Option<u32> {
         self.namespaces
             .iter()

@@ -389,6 +389,15 @@ fn an_untyped_number_with_an_exponent_is_a_double() {
 /// under the root, attributes and a value that is not a number.
 const NESTED: &str = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cac:Line id="1"><cac:Line id="2"><cbc:Amount> 2 </cbc:Amount></cac:Line><cbc:Amount>3</cbc:Amount></cac:Line><cac:Other><cbc:Amount>x</cbc:Amount></cac:Other><cac:Line id="3"><cbc:Amount>5</cbc:Amount></cac:Line></Invoice>"#;
 
+/// Each pair's two expressions give the same answer on `doc`, errors included: the
+/// first walked (or otherwise answered in place), the second by the general
+/// evaluation.
+fn same_answers(doc: &str, pairs: &[(&str, &str)]) {
+    for (walked, general) in pairs {
+        assert_eq!(eval(doc, walked), eval(doc, general), "{walked}");
+    }
+}
+
 #[test]
 fn walked_paths_answer_as_the_general_evaluation() {
     // A predicate that reads the position (`[position() >= 1]`, which keeps every
@@ -465,9 +474,7 @@ fn walked_paths_answer_as_the_general_evaluation() {
             "xs:decimal(cac:Other[position() >= 1]/cbc:Amount)",
         ),
     ];
-    for (walked, general) in pairs {
-        assert_eq!(eval(NESTED, walked), eval(NESTED, general), "{walked}");
-    }
+    same_answers(NESTED, &pairs);
 }
 
 #[test]
@@ -476,22 +483,23 @@ fn comparisons_with_a_boolean_answer_as_general_comparisons() {
     // left takes the general comparison (each untyped value cast to a boolean, a
     // value that is not one matching nothing)
     let doc = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cac:A><cbc:ChargeIndicator>true</cbc:ChargeIndicator></cac:A><cac:A><cbc:ChargeIndicator> false </cbc:ChargeIndicator></cac:A><cac:A><cbc:ChargeIndicator>1</cbc:ChargeIndicator></cac:A><cac:A><cbc:ChargeIndicator>yes</cbc:ChargeIndicator></cac:A></Invoice>"#;
-    for (walked, general) in [
-        (
-            "count(cac:A[cbc:ChargeIndicator = false()])",
-            "count(cac:A[false() = cbc:ChargeIndicator])",
-        ),
-        (
-            "count(cac:A[cbc:ChargeIndicator = true()])",
-            "count(cac:A[true() = cbc:ChargeIndicator])",
-        ),
-        (
-            "count(cac:A[cbc:ChargeIndicator != true()])",
-            "count(cac:A[true() != cbc:ChargeIndicator])",
-        ),
-    ] {
-        assert_eq!(eval(doc, walked), eval(doc, general), "{walked}");
-    }
+    same_answers(
+        doc,
+        &[
+            (
+                "count(cac:A[cbc:ChargeIndicator = false()])",
+                "count(cac:A[false() = cbc:ChargeIndicator])",
+            ),
+            (
+                "count(cac:A[cbc:ChargeIndicator = true()])",
+                "count(cac:A[true() = cbc:ChargeIndicator])",
+            ),
+            (
+                "count(cac:A[cbc:ChargeIndicator != true()])",
+                "count(cac:A[true() != cbc:ChargeIndicator])",
+            ),
+        ],
+    );
     assert_eq!(
         eval(doc, "count(cac:A[cbc:ChargeIndicator = true()])"),
         "Ok([Num(Some(2))])"
@@ -528,9 +536,7 @@ fn walked_names_absent_and_counts_answer_as_the_general_evaluation() {
             "count(cac:Line[position() >= 1]/cbc:Amount) <= 1",
         ),
     ];
-    for (walked, general) in pairs {
-        assert_eq!(eval(NESTED, walked), eval(NESTED, general), "{walked}");
-    }
+    same_answers(NESTED, &pairs);
 }
 
 /// The same local name in two namespaces, and amounts at several depths.
@@ -541,7 +547,9 @@ fn elements_tested_by_name_once_per_name_answer_as_each_tested() {
     // `//*[p]` whose predicate starts with conjuncts that read only the name decides
     // them once per name (and namespace); `[position() >= 1]` first makes the general
     // evaluation test every element
-    for (walked, general) in [
+    same_answers(
+        TWO_NAMESPACES,
+        &[
         (
             "//*[ends-with(name(), 'Amount') and not(ends-with(name(), 'PriceAmount')) and not(ancestor::cac:Price)]",
             "//*[position() >= 1][ends-with(name(), 'Amount') and not(ends-with(name(), 'PriceAmount')) and not(ancestor::cac:Price)]",
@@ -558,13 +566,8 @@ fn elements_tested_by_name_once_per_name_answer_as_each_tested() {
             "count(//*[ends-with(name(), 'Amount')])",
             "count(//*[position() >= 1][ends-with(name(), 'Amount')])",
         ),
-    ] {
-        assert_eq!(
-            eval(TWO_NAMESPACES, walked),
-            eval(TWO_NAMESPACES, general),
-            "{walked}"
-        );
-    }
+        ],
+    );
     assert_eq!(
         eval(
             TWO_NAMESPACES,
