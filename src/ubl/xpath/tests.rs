@@ -24,51 +24,38 @@ const DOC: &str = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xs
 
 #[test]
 fn paths_functions_and_comparisons_follow_xpath_2() {
-    assert_eq!(
-        eval(DOC, "normalize-space(cbc:ID) != ''"),
-        "Ok([Bool(true)])"
+    values(
+        DOC,
+        &[
+            ("normalize-space(cbc:ID) != ''", "Ok([Bool(true)])"),
+            ("count(cac:Line)", "Ok([Num(Some(2))])"),
+            ("sum(cac:Line/cbc:Amount)", "Ok([Num(Some(12.50))])"),
+            ("cac:Line/cbc:Amount = 2", "Ok([Bool(true)])"),
+            (
+                "count(//cbc:Amount[@currencyID='EUR'])",
+                "Ok([Num(Some(1))])",
+            ),
+            (
+                "every $a in cac:Line/cbc:Amount satisfies xs:decimal($a) > 1",
+                "Ok([Bool(true)])",
+            ),
+            ("exists(/ubl:Invoice/cbc:ID)", "Ok([Bool(true)])"),
+            (
+                "string-length(substring-after(cac:Line[1]/cbc:Amount,'.'))",
+                "Ok([Num(Some(2))])",
+            ),
+            ("if (cbc:ID) then 'y' else 'n'", "Ok([Str(\"y\")])"),
+            (
+                "(cac:Line/cbc:Amount)[2]/@currencyID = 'USD'",
+                "Ok([Bool(true)])",
+            ),
+            (
+                "cac:Line[2]/preceding-sibling::cac:Line/cbc:Amount = '10.50'",
+                "Ok([Bool(true)])",
+            ),
+            ("round(2.5) + round(-2.5)", "Ok([Num(Some(1))])"),
+        ],
     );
-    assert_eq!(eval(DOC, "count(cac:Line)"), "Ok([Num(Some(2))])");
-    assert_eq!(
-        eval(DOC, "sum(cac:Line/cbc:Amount)"),
-        "Ok([Num(Some(12.50))])"
-    );
-    assert_eq!(eval(DOC, "cac:Line/cbc:Amount = 2"), "Ok([Bool(true)])");
-    assert_eq!(
-        eval(DOC, "count(//cbc:Amount[@currencyID='EUR'])"),
-        "Ok([Num(Some(1))])"
-    );
-    assert_eq!(
-        eval(
-            DOC,
-            "every $a in cac:Line/cbc:Amount satisfies xs:decimal($a) > 1"
-        ),
-        "Ok([Bool(true)])"
-    );
-    assert_eq!(eval(DOC, "exists(/ubl:Invoice/cbc:ID)"), "Ok([Bool(true)])");
-    assert_eq!(
-        eval(
-            DOC,
-            "string-length(substring-after(cac:Line[1]/cbc:Amount,'.'))"
-        ),
-        "Ok([Num(Some(2))])"
-    );
-    assert_eq!(
-        eval(DOC, "if (cbc:ID) then 'y' else 'n'"),
-        "Ok([Str(\"y\")])"
-    );
-    assert_eq!(
-        eval(DOC, "(cac:Line/cbc:Amount)[2]/@currencyID = 'USD'"),
-        "Ok([Bool(true)])"
-    );
-    assert_eq!(
-        eval(
-            DOC,
-            "cac:Line[2]/preceding-sibling::cac:Line/cbc:Amount = '10.50'"
-        ),
-        "Ok([Bool(true)])"
-    );
-    assert_eq!(eval(DOC, "round(2.5) + round(-2.5)"), "Ok([Num(Some(1))])");
     assert!(eval(DOC, "xs:decimal('x')").starts_with("Err"));
 }
 
@@ -389,6 +376,13 @@ fn an_untyped_number_with_an_exponent_is_a_double() {
 /// under the root, attributes and a value that is not a number.
 const NESTED: &str = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cac:Line id="1"><cac:Line id="2"><cbc:Amount> 2 </cbc:Amount></cac:Line><cbc:Amount>3</cbc:Amount></cac:Line><cac:Other><cbc:Amount>x</cbc:Amount></cac:Other><cac:Line id="3"><cbc:Amount>5</cbc:Amount></cac:Line></Invoice>"#;
 
+/// Each expression's answer on `doc` (as `eval` writes it) is the one expected.
+fn values(doc: &str, expected: &[(&str, &str)]) {
+    for (expr, answer) in expected {
+        assert_eq!(eval(doc, expr), *answer, "{expr}");
+    }
+}
+
 /// Each pair's two expressions give the same answer on `doc`, errors included: the
 /// first walked (or otherwise answered in place), the second by the general
 /// evaluation.
@@ -584,35 +578,28 @@ fn elements_tested_by_name_once_per_name_answer_as_each_tested() {
 
 #[test]
 fn walked_paths_give_xpath_values() {
-    assert_eq!(
-        eval(NESTED, "//cac:Line/cbc:Amount"),
-        "Ok([Node(3), Node(4), Node(8)])"
+    values(
+        NESTED,
+        &[
+            ("//cac:Line/cbc:Amount", "Ok([Node(3), Node(4), Node(8)])"),
+            ("sum(//cac:Line/cbc:Amount)", "Ok([Num(Some(10))])"),
+            ("sum(//cbc:Amount)", "Ok([Num(None)])"),
+            ("count(//cac:Line/cbc:Amount)", "Ok([Num(Some(3))])"),
+            ("count(//*[*])", "Ok([Num(Some(5))])"),
+            (
+                "cac:Line/normalize-space(cbc:Amount) = '3'",
+                "Ok([Bool(true)])",
+            ),
+            // `//x[p]` where p reads the position: the first `x` child of each parent
+            // (not the first `x` of the document), by number or by `position()`
+            ("//cac:Line[1]", "Ok([Node(1), Node(2)])"),
+            ("//cac:Line[position() = 1]", "Ok([Node(1), Node(2)])"),
+            (
+                "//cac:Line[position() = last()]/@id",
+                "Ok([Attr(2, 0), Attr(7, 0)])",
+            ),
+        ],
     );
-    assert_eq!(
-        eval(NESTED, "sum(//cac:Line/cbc:Amount)"),
-        "Ok([Num(Some(10))])"
-    );
-    assert_eq!(eval(NESTED, "sum(//cbc:Amount)"), "Ok([Num(None)])");
-    assert_eq!(
-        eval(NESTED, "count(//cac:Line/cbc:Amount)"),
-        "Ok([Num(Some(3))])"
-    );
-    assert_eq!(eval(NESTED, "count(//*[*])"), "Ok([Num(Some(5))])");
     assert!(eval(NESTED, "string(cac:Line/cbc:Amount)").starts_with("Err("));
     assert!(eval(NESTED, "boolean(cac:Line/(cbc:Amount = '3'))").starts_with("Err("));
-    assert_eq!(
-        eval(NESTED, "cac:Line/normalize-space(cbc:Amount) = '3'"),
-        "Ok([Bool(true)])"
-    );
-    // `//x[p]` where p reads the position: the first `x` child of each parent (not the
-    // first `x` of the document), by number or by `position()`
-    assert_eq!(eval(NESTED, "//cac:Line[1]"), "Ok([Node(1), Node(2)])");
-    assert_eq!(
-        eval(NESTED, "//cac:Line[position() = 1]"),
-        "Ok([Node(1), Node(2)])"
-    );
-    assert_eq!(
-        eval(NESTED, "//cac:Line[position() = last()]/@id"),
-        "Ok([Attr(2, 0), Attr(7, 0)])"
-    );
 }
