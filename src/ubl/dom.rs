@@ -56,6 +56,9 @@ pub struct Dom {
     attrs: Vec<Attr>,
     strings: String,
     namespaces: Vec<String>,
+    /// The number of each URI in `namespaces` (a document may declare many: found by
+    /// hashing, not by a scan of them all).
+    namespace_index: std::collections::HashMap<String, u32>,
     /// Every local name of an element or attribute, once (a UBL has a few hundred).
     names: Vec<String>,
     /// The index of each name in `names`.
@@ -178,6 +181,7 @@ impl Dom {
         let mut dom = Dom {
             nodes: Vec::with_capacity(tags),
             namespaces: vec![String::new()],
+            namespace_index: std::iter::once((String::new(), 0)).collect(),
             ..Dom::default()
         };
         let mut stack: Vec<NodeId> = Vec::new();
@@ -291,12 +295,15 @@ impl Dom {
     }
 
     /// The index of a namespace, kept once (the empty URI is no namespace).
-    fn namespace(&mut self, uri: &str) -> u32 {
-        if let Some(i) = self.namespaces.iter().position(|n| n == uri) {
-            return u32::try_from(i).unwrap_or(0);
+    fn namespace(&mut self, uri: &str) -> Result<u32, NotXml> {
+        if let Some(&i) = self.namespace_index.get(uri) {
+            return Ok(i);
         }
+        let i = u32::try_from(self.namespaces.len())
+            .map_err(|_| NotXml("too many namespaces".into()))?;
         self.namespaces.push(uri.to_owned());
-        u32::try_from(self.namespaces.len() - 1).unwrap_or(0)
+        self.namespace_index.insert(uri.to_owned(), i);
+        Ok(i)
     }
 
     /// A start tag under the open elements `stack`.
@@ -322,7 +329,7 @@ impl Dom {
                 let uri = a
                     .normalized_value(quick_xml::XmlVersion::Implicit1_0)
                     .map_err(bad)?;
-                let ns = self.namespace(&uri);
+                let ns = self.namespace(&uri)?;
                 scope.declare(declared, &uri, ns)?;
                 continue;
             }
@@ -436,10 +443,7 @@ impl Dom {
     /// The number of a namespace URI in this document (0 is no namespace), if an
     /// element has it or a declaration names it.
     pub fn namespace_number(&self, uri: &str) -> Option<u32> {
-        self.namespaces
-            .iter()
-            .position(|n| n == uri)
-            .and_then(|i| u32::try_from(i).ok())
+        self.namespace_index.get(uri).copied()
     }
 
     /// The number of a local name in this document, if an element or attribute has it.
@@ -510,13 +514,13 @@ impl Dom {
             }
             m
         });
-        let Some(ns) = self.namespaces.iter().position(|n| n == uri) else {
+        let Some(ns) = self.namespace_number(uri) else {
             return &[];
         };
         let Some(&name) = self.name_index.get(local) else {
             return &[];
         };
-        let Some(all) = u32::try_from(ns).ok().and_then(|ns| index.get(&(ns, name))) else {
+        let Some(all) = index.get(&(ns, name)) else {
             return &[];
         };
         match id {

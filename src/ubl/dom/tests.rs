@@ -101,3 +101,22 @@ fn namespaces_are_resolved_in_the_scope_of_their_declarations() {
         "declarations in scope are bounded"
     );
 }
+
+#[test]
+fn each_namespace_uri_has_one_number_however_many_are_declared() {
+    // sibling declarations are not in scope together: no bound is met, and each URI,
+    // declared or used, is numbered once
+    let many: Vec<String> = (0..2_000)
+        .map(|i| format!(r#"<p:e xmlns:p="urn:{}"/>"#, i % 1_000))
+        .collect();
+    let many = many.concat();
+    let d = Dom::read(format!("<a>{many}</a>").as_bytes()).unwrap();
+    assert_eq!(d.len(), 2_001);
+    assert_eq!(d.namespace_uri(1), "urn:0");
+    assert_eq!(d.namespace_uri(1_001), "urn:0");
+    assert_eq!(d.key(1), d.key(1_001));
+    assert_ne!(d.key(1), d.key(2));
+    assert_eq!(d.namespace_number(""), Some(0));
+    assert!(d.namespace_number("urn:999").is_some());
+    assert_eq!(d.namespace_number("urn:1000"), None);
+}
