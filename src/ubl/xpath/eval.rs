@@ -1436,12 +1436,10 @@ impl<'a> Env<'a> {
             Expr::Or(a, b) => Ok(self.test(a, f)? || self.test(b, f)?),
             // `*`: whether the element has a child element (`//*[not(*) and …]`
             // asks it of every element of the document)
-            Expr::Path(start, steps) if any_child(start, steps).is_some() => {
-                match (any_child(start, steps), &f.item) {
-                    (Some(()), Some(Item::Node(n))) => Ok(self.dom.subtree(*n).len() > 1),
-                    _ => ebv(&self.eval(e, f)?),
-                }
-            }
+            Expr::Path(start, steps) if any_child(start, steps) => match &f.item {
+                Some(Item::Node(n)) => Ok(self.dom.subtree(*n).len() > 1),
+                _ => ebv(&self.eval(e, f)?),
+            },
             Expr::Path(start, steps) => match self.walk_start(start, steps, f)? {
                 // a node first: true; else the one value's (two values: an error)
                 Some(from) => {
@@ -2088,36 +2086,8 @@ impl<'a> Env<'a> {
         };
         let mut verdicts: Vec<Option<((u32, u32), bool)>> = Vec::new();
         for n in range {
-            if !by_name.is_empty() {
-                if let Some(key) = self.dom.key(n) {
-                    let slot = key.1 as usize;
-                    let known = verdicts.get(slot).copied().flatten();
-                    let pass = match known {
-                        Some((k, pass)) if k == key => pass,
-                        _ => {
-                            let focus = Focus::at(Item::Node(n));
-                            let mut pass = true;
-                            for c in &by_name {
-                                if !self.test(c, &focus)? {
-                                    pass = false;
-                                    break;
-                                }
-                            }
-                            if known.is_none() {
-                                if verdicts.len() <= slot {
-                                    verdicts.resize(slot + 1, None);
-                                }
-                                if let Some(v) = verdicts.get_mut(slot) {
-                                    *v = Some((key, pass));
-                                }
-                            }
-                            pass
-                        }
-                    };
-                    if !pass {
-                        continue;
-                    }
-                }
+            if !by_name.is_empty() && !self.name_passes(&by_name, n, &mut verdicts)? {
+                continue;
             }
             if !self.walk_one(&Item::Node(n), Axis::Descendant, test, preds, rest, visit)? {
                 return Ok(false);
@@ -2126,17 +2096,51 @@ impl<'a> Env<'a> {
         Ok(true)
     }
 
+    /// Whether an element passes conjuncts that read only its name: decided at the
+    /// first element of each local name (and its namespace) and kept in `verdicts`, by
+    /// local-name number; an element of the same local name in another namespace is
+    /// tested each time.
+    fn name_passes(
+        &mut self,
+        conjuncts: &[&Expr],
+        n: NodeId,
+        verdicts: &mut Vec<Option<((u32, u32), bool)>>,
+    ) -> Result<bool, Error> {
+        let Some(key) = self.dom.key(n) else {
+            return Ok(true);
+        };
+        let slot = key.1 as usize;
+        let known = verdicts.get(slot).copied().flatten();
+        if let Some((k, pass)) = known {
+            if k == key {
+                return Ok(pass);
+            }
+        }
+        let pass = self.all_hold(conjuncts, n)?;
+        if known.is_none() {
+            if verdicts.len() <= slot {
+                verdicts.resize(slot + 1, None);
+            }
+            if let Some(v) = verdicts.get_mut(slot) {
+                *v = Some((key, pass));
+            }
+        }
+        Ok(pass)
+    }
+
     /// Whether the conjuncts at the start of a predicate that read nothing of the focus
     /// (`//cac:TaxCategory[$supplierCountry = 'SE' and …]`) hold: they are evaluated
     /// once, at the first element the step selects, and when they fail the step
     /// selects nothing.
     fn fixed_hold(&mut self, pred: &Expr, first: NodeId) -> Result<bool, Error> {
-        let fixed = leading_conjuncts(pred, Reads::Nothing);
-        if fixed.is_empty() {
-            return Ok(true);
-        }
-        let focus = Focus::at(Item::Node(first));
-        for c in fixed {
+        self.all_hold(&leading_conjuncts(pred, Reads::Nothing), first)
+    }
+
+    /// Whether every conjunct holds at an element, left to right (the first false
+    /// stops).
+    fn all_hold(&mut self, conjuncts: &[&Expr], n: NodeId) -> Result<bool, Error> {
+        let focus = Focus::at(Item::Node(n));
+        for c in conjuncts {
             if !self.test(c, &focus)? {
                 return Ok(false);
             }
@@ -2671,11 +2675,10 @@ fn child_union<'e>(e: &'e Expr, out: &mut Vec<(&'e Test, &'e [Expr])>) -> bool {
     }
 }
 
-/// `Some` for the path `*` (`child::*` from the focus, without predicates).
-fn any_child(start: &Expr, steps: &[Step]) -> Option<()> {
-    (matches!(start, Expr::Context)
-        && matches!(steps, [Step::Axis(Axis::Child, Test::Any, p)] if p.is_empty()))
-    .then_some(())
+/// Whether a path is `*` (`child::*` from the focus, without predicates).
+fn any_child(start: &Expr, steps: &[Step]) -> bool {
+    matches!(start, Expr::Context)
+        && matches!(steps, [Step::Axis(Axis::Child, Test::Any, p)] if p.is_empty())
 }
 
 /// A text without the XML white space around it.
