@@ -22,9 +22,11 @@
 //! ## How the bytes are read
 //!
 //! The bytes are read once, into the document model the rule engine judges
-//! ([`crate::ubl::dom::Dom`], quick-xml's namespace-aware reader: memory and time
-//! linear in the input); the received view is one walk over its elements, and
-//! `checks` are the engine's findings over the same model. Elements are recognised by
+//! ([`crate::ubl::dom::Dom`], over quick-xml: memory and time linear in the input).
+//! Each value of the received view is found in that model by its path below the root
+//! and read from the element itself (there is no second model of what a UBL states),
+//! and `checks` are the engine's findings over the same model. The PDF a UBL embeds
+//! ([`own_pdf`]) is found in the same model. Elements are recognised by
 //! namespace and local name, whatever the prefixes. No DTD is read and no entity is
 //! expanded: a reference to any entity but the five XML predefines (and character
 //! references) makes the bytes `not_ubl`, and so do elements nested deeper than
@@ -40,12 +42,18 @@
 //! - Text values are trimmed of surrounding XML whitespace; an empty one is null.
 //!   Where an element occurs more than once where EN 16931 has one value, the first
 //!   one is read (the first `cac:LegalMonetaryTotal`, the first `cac:TaxCategory` of a
-//!   subtotal, the first `cac:ClassifiedTaxCategory` of an item, …).
+//!   subtotal, the first `cac:ClassifiedTaxCategory` of an item, …): for a text, the
+//!   first that is not blank; for a number or a date, the first element. An
+//!   identifier's scheme (`schemeID`) is that of the element whose text is read, and
+//!   absent with it. A party's VAT number is the `cbc:CompanyID` of the first
+//!   `cac:PartyTaxScheme` whose first `cac:TaxScheme/cbc:ID` is `VAT` and that states
+//!   one.
 //! - Numbers are read as `xs:decimal` (no exponent, no thousands separator) and must
 //!   fit a `Decimal` (28 digits); dates as `xs:date`, a time zone read and dropped.
 //!   Anything else is null with an `unreadable` check naming the BT and quoting the
-//!   text (at most 40 characters). Only the values the document shows or the checks
-//!   test are read, so only those can be unreadable.
+//!   text (at most 40 characters). Only the values the received view holds are read
+//!   (every root `cac:TaxTotal`'s amount and subtotals among them), so only those can
+//!   be unreadable.
 //! - `total_amount` = BT-112 + BT-114 (absent BT-114 is 0); an overflow of that sum, or
 //!   of quantity × unit price for a line subtotal, makes the value null with an
 //!   `unreadable` check. `paid_amount` is 0 when BT-113 is absent.
@@ -76,7 +84,6 @@
 //!   allow: the official validator stops there with an error).
 
 mod embedded;
-mod facts;
 mod lexical;
 mod reader;
 
@@ -89,8 +96,7 @@ use crate::remittance::StructuredReference;
 use crate::vat::VatCode;
 use crate::wire::closed_set;
 use chrono::{DateTime, NaiveDate, Utc};
-use facts::{Ac, Category, Facts, Num, PartyFacts, Root};
-use rust_decimal::{Decimal, RoundingStrategy};
+use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 
 closed_set! {
@@ -484,10 +490,7 @@ pub fn read(bytes: &[u8]) -> ReceivedDocument {
         Ok(dom) => dom,
         Err(e) => return ReceivedDocument::not_ubl(&e.0),
     };
-    match reader::read_facts(&dom) {
-        Ok(facts) => ReceivedDocument::from_facts(facts, &dom, text),
-        Err(msg) => ReceivedDocument::not_ubl(&msg),
-    }
+    reader::read(&dom, text).unwrap_or_else(|msg| ReceivedDocument::not_ubl(&msg))
 }
 
 /// The PDF that came with received bytes (docs/files.md §2): the bytes themselves when
@@ -564,16 +567,6 @@ fn vat_key(s: &str) -> String {
         .collect()
 }
 
-/// Rounds half away from zero to `minor` decimals, at exactly that scale.
-fn round_minor(v: Decimal, minor: u32) -> Decimal {
-    let mut r = v.round_dp_with_strategy(minor, RoundingStrategy::MidpointAwayFromZero);
-    if r.is_zero() {
-        r.set_sign_positive(true);
-    }
-    r.rescale(minor);
-    r
-}
-
 /// An amount as a JSON number with at least `minor` decimals: padded, never rounded.
 pub(crate) fn amount_value(v: Decimal, minor: u32) -> Value {
     let mut x = v;
@@ -584,61 +577,6 @@ pub(crate) fn amount_value(v: Decimal, minor: u32) -> Value {
         }
     }
     decimal_value(x)
-}
-
-fn category_parts(c: Category) -> (Option<String>, Option<VatCode>, Option<Decimal>) {
-    if !c.seen {
-        return (None, None, None);
-    }
-    let code = c.id.as_deref().and_then(vat_code_of_category);
-    let rate = if code == Some(VatCode::NotSubject) {
-        None
-    } else {
-        c.percent.value()
-    };
-    (c.id.filter(|s| !s.is_empty()), code, rate)
-}
-
-fn allowance_of(ac: Ac) -> ReceivedAllowanceCharge {
-    let kind = ac.is_charge().map(|c| {
-        if c {
-            AllowanceKind::Charge
-        } else {
-            AllowanceKind::Allowance
-        }
-    });
-    let (vat_category, vat_code, vat_rate) = category_parts(ac.category);
-    ReceivedAllowanceCharge {
-        kind,
-        amount: ac.amount.value(),
-        rate: ac.rate.value(),
-        reason: ac.reason,
-        code: ac.code,
-        vat_category,
-        vat_code,
-        vat_rate,
-    }
-}
-
-fn party_of(p: PartyFacts) -> ReceivedParty {
-    let [street, street2, city, postal_code, province, country_code] = p.address;
-    let address = ReceivedAddress {
-        street,
-        street2,
-        city,
-        postal_code,
-        province,
-        country_code,
-    };
-    ReceivedParty {
-        address: (address != ReceivedAddress::default()).then_some(address),
-        name: p.trading_name.or(p.registration_name),
-        endpoint_scheme: p.endpoint_scheme,
-        endpoint_id: p.endpoint_id,
-        vat_number: p.vat_number,
-        legal_id: p.legal_id,
-        legal_id_scheme: p.legal_id_scheme,
-    }
 }
 
 impl ReceivedDocument {
@@ -653,83 +591,6 @@ impl ReceivedDocument {
                 location: None,
             }],
             ..ReceivedDocument::default()
-        }
-    }
-
-    fn from_facts(f: Facts, dom: &crate::ubl::dom::Dom, text: &str) -> ReceivedDocument {
-        let mut unreadable: Vec<Check> = Vec::new();
-        let currency = f
-            .currencies
-            .first()
-            .map(|c| lexical::trim(c).to_owned())
-            .filter(|c| !c.is_empty());
-        let minor = currency
-            .as_deref()
-            .and_then(Currency::from_code)
-            .map_or(2, Currency::minor_unit);
-        let t = f.totals.unwrap_or_default();
-        let totals = StatedTotals::of(&t);
-        let total_amount = total_amount(&t, &mut unreadable);
-        let paid_amount = match t.prepaid {
-            Num::Absent => Some(Decimal::ZERO),
-            n => n.value(),
-        };
-        let tax_amount = tax_amount(&f, currency.as_deref());
-        let vat_breakdown = vat_breakdown(&f);
-        let root = f.root;
-        // collected at their number (not in the room of the read lines)
-        let mut lines = Vec::with_capacity(f.lines.len());
-        lines.extend(
-            f.lines
-                .into_iter()
-                .enumerate()
-                .map(|(i, l)| line_of(root, i, l, minor, &mut unreadable)),
-        );
-        let mut all_checks = Check::of_rules(dom);
-        all_checks.extend(f.unreadable);
-        all_checks.extend(unreadable);
-        let payment_remittance = f.payment_id;
-        ReceivedDocument {
-            doc_type: match f.root {
-                Root::Invoice => ReceivedType::PurchaseInvoice,
-                Root::CreditNote => ReceivedType::PurchaseCreditNote,
-            },
-            type_code: f.type_code,
-            document_number: f.id,
-            order_number: f.order_number,
-            despatch_reference: f.despatch_reference,
-            buyer_reference: f.buyer_reference,
-            issue_date: f.issue_date.value(),
-            due_date: match f.due_date {
-                facts::Day::Absent => f.payment_due_date.value(),
-                d => d.value(),
-            },
-            tax_point_date: f.tax_point_date.value(),
-            delivery_date: f.delivery_date.value(),
-            period_start: f.period_start.value(),
-            period_end: f.period_end.value(),
-            is_remittance_structured: payment_remittance
-                .as_deref()
-                .is_some_and(is_structured_communication),
-            payment_remittance,
-            currency,
-            totals,
-            tax_exclusive_amount: totals.tax_exclusive_amount,
-            tax_amount,
-            total_amount,
-            paid_amount,
-            remaining_amount: totals.payable_amount,
-            lines,
-            allowance_charges: f.allowance_charges.into_iter().map(allowance_of).collect(),
-            vat_breakdown,
-            supplier: party_of(f.supplier),
-            customer: party_of(f.customer),
-            checks: all_checks,
-            xml: Some(text.to_owned()),
-            xml_available: true,
-            // docs/files.md §2: a UBL has a PDF from the start,
-            // the one it embeds or one rendered from what it states.
-            pdf_available: true,
         }
     }
 
@@ -1004,163 +865,4 @@ impl Json {
             "exemption_reason_code": g.exemption_reason_code,
         })
     }
-}
-
-/// A line in its public form: the unit price and subtotal of docs/peppol.md §6.
-fn line_of(
-    root: Root,
-    index: usize,
-    l: facts::LineFacts,
-    minor: u32,
-    unreadable: &mut Vec<Check>,
-) -> ReceivedLine {
-    let (quantity, unit_code) = {
-        let invoiced = (l.invoiced_quantity, l.invoiced_unit);
-        let credited = (l.credited_quantity, l.credited_unit);
-        let (preferred, other) = match root {
-            Root::Invoice => (invoiced, credited),
-            Root::CreditNote => (credited, invoiced),
-        };
-        if preferred.0.exists() {
-            preferred
-        } else {
-            other
-        }
-    };
-    let unit_price = match (l.price, l.base_quantity) {
-        (Num::Val(p), Num::Absent) => Some(p),
-        (Num::Val(p), Num::Val(b)) if b.is_zero() || b == Decimal::ONE => Some(p),
-        (Num::Val(p), Num::Val(b)) => p.checked_div(b).map(|q| {
-            q.round_dp_with_strategy(6, RoundingStrategy::MidpointAwayFromZero)
-                .normalize()
-        }),
-        _ => None,
-    };
-    let quantity = quantity.value();
-    let subtotal = match (quantity, unit_price) {
-        (Some(q), Some(p)) => {
-            let s = q.checked_mul(p).map(|v| round_minor(v, minor));
-            if s.is_none() {
-                unreadable.push(Check::unreadable(format!(
-                    "the subtotal of line {} (quantity × unit price) is too large to compute",
-                    index + 1
-                )));
-            }
-            s
-        }
-        _ => None,
-    };
-    let (vat_category, vat_code, vat_rate) = category_parts(l.category);
-    let item_properties = if l.properties.is_empty() {
-        // no hash map for a line without properties (its keys cost on every line)
-        Vec::new()
-    } else {
-        properties_of(l.properties)
-    };
-    ReceivedLine {
-        quantity,
-        unit_code,
-        price_amount: l.price.value(),
-        base_quantity: l.base_quantity.value(),
-        unit_price,
-        vat_category,
-        vat_code,
-        vat_rate,
-        item_name: l.item_name,
-        item_description: l.item_description,
-        item_identification: l.standard_id,
-        product_code: l.sellers_id,
-        item_properties,
-        subtotal,
-        total: l.net.value(),
-        allowance_charges: l.allowance_charges.into_iter().map(allowance_of).collect(),
-    }
-}
-
-/// An item's properties by name (BT-160, BT-161), in the order their names first
-/// appear, each with its last value (absent: empty).
-fn properties_of(properties: Vec<(String, Option<String>)>) -> Vec<(String, String)> {
-    let mut item_properties: Vec<(String, String)> = Vec::new();
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for (name, value) in properties {
-        let value = value.unwrap_or_default();
-        if let Some(&i) = seen.get(name.as_str()) {
-            if let Some(slot) = item_properties.get_mut(i) {
-                slot.1 = value;
-            }
-        } else {
-            seen.insert(name.clone(), item_properties.len());
-            item_properties.push((name, value));
-        }
-    }
-    item_properties
-}
-
-impl StatedTotals {
-    /// The totals as stated (each `None` when absent or unreadable).
-    fn of(t: &facts::Totals) -> StatedTotals {
-        StatedTotals {
-            line_extension_amount: t.line_extension.value(),
-            allowance_total_amount: t.allowance_total.value(),
-            charge_total_amount: t.charge_total.value(),
-            tax_exclusive_amount: t.tax_exclusive.value(),
-            tax_inclusive_amount: t.tax_inclusive.value(),
-            prepaid_amount: t.prepaid.value(),
-            payable_rounding_amount: t.rounding.value(),
-            payable_amount: t.payable.value(),
-        }
-    }
-}
-
-/// BT-112 (+ BT-114 when stated): the document's total; a sum past the decimal range
-/// is `None` with an `unreadable` check saying why.
-fn total_amount(t: &facts::Totals, unreadable: &mut Vec<Check>) -> Option<Decimal> {
-    match (t.tax_inclusive, t.rounding) {
-        (Num::Val(a), Num::Absent) => Some(a),
-        (Num::Val(a), Num::Val(r)) => {
-            let sum = a.checked_add(r);
-            if sum.is_none() {
-                unreadable.push(Check::unreadable(
-                    "BT-112 + BT-114 (total_amount) is too large to add up".into(),
-                ));
-            }
-            sum
-        }
-        _ => None,
-    }
-}
-
-/// The tax total stated in the document's currency (BT-110).
-fn tax_amount(f: &Facts, currency: Option<&str>) -> Option<Decimal> {
-    currency.and_then(|c| {
-        f.tax_totals
-            .iter()
-            .find(|tt| tt.amount.exists() && tt.currency.as_deref().map(lexical::trim) == Some(c))
-            .and_then(|tt| tt.amount.value())
-    })
-}
-
-/// The VAT breakdown of the first tax total that has one (BG-23).
-fn vat_breakdown(f: &Facts) -> Vec<ReceivedVatGroup> {
-    f.tax_totals
-        .iter()
-        .find(|tt| !tt.subtotals.is_empty())
-        .map(|tt| {
-            tt.subtotals
-                .iter()
-                .map(|s| {
-                    let (category, vat_code, vat_rate) = category_parts(s.category.clone());
-                    ReceivedVatGroup {
-                        vat_code,
-                        vat_rate,
-                        category,
-                        taxable_amount: s.taxable.value(),
-                        tax_amount: s.tax.value(),
-                        exemption_reason: s.category.exemption_reason.clone(),
-                        exemption_reason_code: s.category.exemption_reason_code.clone(),
-                    }
-                })
-                .collect()
-        })
-        .unwrap_or_default()
 }
