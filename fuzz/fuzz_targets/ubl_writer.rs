@@ -16,7 +16,10 @@
 //!   error (matching end names), with exactly one root element, `Invoice` or
 //!   `CreditNote` as the type says;
 //! - same input, same bytes and same findings;
-//! - the findings are sorted by rule then loc, one per (rule, loc).
+//! - the findings are sorted by rule then loc, one per (rule, loc);
+//! - the rules they name are the fatal rules the engine finds in the XML
+//!   (`invoicing_core::ubl::validate`, every assert of the official artefacts): the
+//!   writer's own findings and the engine are held equal.
 #![no_main]
 
 use invoicing_core::context::{Context, DeliveryLocation};
@@ -28,6 +31,7 @@ use libfuzzer_sys::fuzz_target;
 use quick_xml::events::Event;
 use quick_xml::Reader;
 use serde_json::{json, Value};
+use std::collections::BTreeSet;
 
 fn world() -> Value {
     json!({
@@ -232,4 +236,15 @@ fuzz_target!(|data: &[u8]| {
         out.findings.windows(2).all(|w| w[0] <= w[1]),
         "findings not sorted by rule then loc"
     );
+    let Ok(report) = invoicing_core::ubl::validate(xml.as_bytes()) else {
+        panic!("the engine cannot read the UBL\n{xml}");
+    };
+    let engine: BTreeSet<&str> = report
+        .findings
+        .iter()
+        .filter(|f| f.fatal)
+        .map(|f| f.rule)
+        .collect();
+    let writer: BTreeSet<&str> = out.findings.iter().map(|f| f.rule.as_str()).collect();
+    assert_eq!(writer, engine, "the writer's findings are not the engine's fatal rules\n{xml}");
 });
