@@ -2181,13 +2181,18 @@ impl<'a> Env<'a> {
     }
 
     /// A name test's numbers in this document, resolved at its first use.
+    #[inline]
     fn key(&mut self, q: &QName) -> Key {
-        let at = q.id as usize;
-        if let Some(&k) = self.keys.get(at) {
-            if k != Key::Unresolved {
-                return k;
-            }
+        match self.keys.get(q.id as usize) {
+            Some(&Key::Unresolved) | None => self.resolve(q),
+            Some(&k) => k,
         }
+    }
+
+    /// [`Self::key`] the first time a name is tested in this document.
+    #[inline(never)]
+    fn resolve(&mut self, q: &QName) -> Key {
+        let at = q.id as usize;
         let d = self.dom;
         let ns = match q.prefix.as_deref() {
             Some("*") => Some(None),
