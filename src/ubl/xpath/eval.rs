@@ -103,6 +103,36 @@ pub struct Env<'a> {
     regexes: std::collections::HashMap<String, regex::Regex>,
     /// The name tests resolved against this document, by [`QName::id`].
     keys: Vec<Key>,
+    /// The walked sums of the expression being evaluated (cleared at each
+    /// [`Env::eval_at`] and [`Env::test_at`]).
+    sums: Vec<Sum>,
+}
+
+/// A walked `sum` already computed in this evaluation: its argument, the focus,
+/// `current()` and the variables in scope (their values held, so that no other value
+/// can take their address), and the total. BR-S-08 writes each of its three sums
+/// twice, for its lower and its upper bound.
+struct Sum {
+    arg: Expr,
+    focus: Option<Item>,
+    current: Item,
+    vars: Vec<std::sync::Arc<Seq>>,
+    total: Option<Decimal>,
+}
+
+impl Sum {
+    /// Whether this sum is of `arg` at `focus` in `env`'s present scope.
+    fn is(&self, arg: &Expr, focus: Option<&Item>, env: &Env<'_>) -> bool {
+        self.focus.as_ref() == focus
+            && self.arg == *arg
+            && self.current == env.current
+            && self.vars.len() == env.vars.len()
+            && self
+                .vars
+                .iter()
+                .zip(&env.vars)
+                .all(|(a, (_, b))| std::sync::Arc::ptr_eq(a, b))
+    }
 }
 
 /// A name test resolved against a document.
@@ -173,6 +203,7 @@ impl<'a> Env<'a> {
             shared: Vec::new(),
             regexes: std::collections::HashMap::new(),
             keys: Vec::new(),
+            sums: Vec::new(),
         }
     }
 }
@@ -180,11 +211,13 @@ impl<'a> Env<'a> {
 impl Env<'_> {
     /// Evaluates `e` with `item` as the context item.
     pub fn eval_at(&mut self, e: &Expr, item: Item) -> Result<Seq, Error> {
+        self.sums.clear();
         self.eval(e, &Focus::at(item))
     }
 
     /// The effective boolean value of `e` at `item`.
     pub fn test_at(&mut self, e: &Expr, item: Item) -> Result<bool, Error> {
+        self.sums.clear();
         self.test(e, &Focus::at(item))
     }
 
@@ -1615,6 +1648,9 @@ impl<'a> Env<'a> {
         let Expr::Path(start, steps) = arg else {
             return Ok(None);
         };
+        if let Some(known) = self.sums.iter().find(|s| s.is(arg, f.item.as_ref(), self)) {
+            return Ok(Some(known.total));
+        }
         let Some(from) = self.walk_start(start, steps, f)? else {
             return Ok(None);
         };
@@ -1642,10 +1678,21 @@ impl<'a> Env<'a> {
             };
             Ok(true)
         })?;
-        match failed {
-            Some(e) => Err(e),
-            None => Ok(Some(total)),
+        if let Some(e) = failed {
+            return Err(e);
         }
+        self.sums.push(Sum {
+            arg: arg.clone(),
+            focus: f.item.clone(),
+            current: self.current.clone(),
+            vars: self
+                .vars
+                .iter()
+                .map(|(_, v)| std::sync::Arc::clone(v))
+                .collect(),
+            total,
+        });
+        Ok(Some(total))
     }
 
     /// Whether a predicate neither selects by position (its value is a boolean or

@@ -603,3 +603,31 @@ fn walked_paths_give_xpath_values() {
     assert!(eval(NESTED, "string(cac:Line/cbc:Amount)").starts_with("Err("));
     assert!(eval(NESTED, "boolean(cac:Line/(cbc:Amount = '3'))").starts_with("Err("));
 }
+
+#[test]
+fn a_sum_met_again_in_one_evaluation_answers_for_its_own_focus_and_variables() {
+    // BR-S-08 writes each of its sums twice; a walked sum is kept for the rest of
+    // the evaluation, but only for the same argument, focus, `current()` and
+    // variables.
+    values(
+        DOC,
+        &[
+            (
+                "sum(//cac:Line/cbc:Amount) + sum(//cac:Line/cbc:Amount)",
+                "Ok([Num(Some(25.00))])",
+            ),
+            (
+                "for $c in ('EUR', 'USD') return sum(//cac:Line/cbc:Amount[@currencyID = $c])",
+                "Ok([Num(Some(10.50)), Num(Some(2))])",
+            ),
+            (
+                "cac:Line/sum(cbc:Amount)",
+                "Ok([Num(Some(10.50)), Num(Some(2))])",
+            ),
+            (
+                "(sum(//cbc:Amount) = 12.5) and (sum(//cbc:Amount) > 12)",
+                "Ok([Bool(true)])",
+            ),
+        ],
+    );
+}
