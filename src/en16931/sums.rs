@@ -1,9 +1,11 @@
 //! The EN 16931 sum and category rules (BR-CO-10 to BR-CO-17, BR-S-08, BR-S-09, the
 //! "-08" rule of every other category) and PEPPOL-EN16931-R120, each written once, over
 //! stated values ([`Num`]): the UBL writer's findings feed them the amounts it writes
-//! (`peppol::findings`), the received checks the amounts a UBL states
-//! (`received::checks`). Both answer what the official XSLT of the validation kit
-//! (release 2026.5) answers (docs/peppol.md §3, §4).
+//! (`peppol::findings`), and answer what the official XSLT of the validation kit
+//! (release 2026.5) answers (docs/peppol.md §3; a received document's checks are the
+//! rule engine's, `crate::ubl::engine`, and the fuzz target `ubl_writer` holds the
+//! writer's findings equal to the engine's fatal rules on what it writes). [`Num`]
+//! and [`Totals`] are also the received reader's stated values.
 //!
 //! XPath semantics emulated: `xs:decimal` arithmetic is exact; `round` goes half
 //! toward +∞ (`floor(x + 0.5)`); a comparison with a missing value is false; `sum` of
