@@ -2407,12 +2407,15 @@ impl<'a> Env<'a> {
                         Cow::Owned(crate::en16931::xpath::normalize_space(&t).into_owned())
                     }
                 }),
-                ("upper-case", [_]) => {
-                    Some(Cow::Owned(self.arg_string(args, 0, f)?.to_uppercase()))
-                }
-                ("lower-case", [_]) => {
-                    Some(Cow::Owned(self.arg_string(args, 0, f)?.to_lowercase()))
-                }
+                // a text that is already in the case asked (`VAT`) is not copied
+                ("upper-case", [_]) => Some(match self.arg_string(args, 0, f)? {
+                    t if t.bytes().all(|b| b.is_ascii() && !b.is_ascii_lowercase()) => t,
+                    t => Cow::Owned(t.to_uppercase()),
+                }),
+                ("lower-case", [_]) => Some(match self.arg_string(args, 0, f)? {
+                    t if t.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) => t,
+                    t => Cow::Owned(t.to_lowercase()),
+                }),
                 _ => return Ok(None),
             },
             _ => return Ok(None),

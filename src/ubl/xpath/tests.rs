@@ -631,3 +631,19 @@ fn a_sum_met_again_in_one_evaluation_answers_for_its_own_focus_and_variables() {
         ],
     );
 }
+
+#[test]
+fn upper_and_lower_case_change_what_they_must_and_copy_nothing_else() {
+    let t = "Ok([Bool(true)])";
+    values(
+        DOC,
+        &[
+            ("normalize-space(upper-case(' VAT ')) = 'VAT'", t),
+            ("upper-case('vAt') = 'VAT'", t),
+            ("upper-case('straße') = 'STRASSE'", t),
+            ("lower-case('ÉTÉ 2') = 'été 2'", t),
+            ("lower-case('abc') = 'abc'", t),
+            ("upper-case(cbc:ID) = ' 12 '", t),
+        ],
+    );
+}
