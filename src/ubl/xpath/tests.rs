@@ -628,6 +628,15 @@ fn a_sum_met_again_in_one_evaluation_answers_for_its_own_focus_and_variables() {
                 "(sum(//cbc:Amount) = 12.5) and (sum(//cbc:Amount) > 12)",
                 "Ok([Bool(true)])",
             ),
+            // past the sums one evaluation keeps, each is walked again
+            (
+                "count(for $i in (1 to 40) return sum(//cbc:Amount[$i > 0])[. = 12.5])",
+                "Ok([Num(Some(40))])",
+            ),
+            (
+                "sum(for $i in (1 to 40) return sum(//cbc:Amount[@currencyID = 'EUR'][$i > 0]))",
+                "Ok([Num(Some(420.00))])",
+            ),
         ],
     );
 }
