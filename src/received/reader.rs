@@ -183,21 +183,31 @@ impl Reader<'_> {
         .unwrap_or_default()
     }
 
+    /// The value an element states, read by `parse`; `None` with a note (`why`,
+    /// then the quoted text) when the text is not one.
+    fn parsed<T>(
+        &mut self,
+        n: NodeId,
+        parse: fn(&str) -> Option<T>,
+        why: std::fmt::Arguments<'_>,
+    ) -> Option<T> {
+        let text = self.dom.string_value(n);
+        let value = parse(&text);
+        if value.is_none() {
+            let msg = format!("{why}: {}", quote(&text));
+            self.notes.push((n, Check::unreadable(msg)));
+        }
+        value
+    }
+
     /// The number an element states, with a note when it is not one.
     fn num_at(&mut self, at: Option<NodeId>, what: What<'_>) -> Num {
         let Some(n) = at else {
             return Num::Absent;
         };
-        let text = self.dom.string_value(n);
-        if let Some(v) = lexical::decimal(&text) {
-            return Num::Val(v);
-        }
-        let msg = format!(
-            "{what} is not a decimal number the crate can read: {}",
-            quote(&text)
-        );
-        self.notes.push((n, Check::unreadable(msg)));
-        Num::Bad
+        let why = format_args!("{what} is not a decimal number the crate can read");
+        self.parsed(n, lexical::decimal, why)
+            .map_or(Num::Bad, Num::Val)
     }
 
     /// The number of the first element at `path` below `from`.
@@ -211,13 +221,9 @@ impl Reader<'_> {
         let Some(n) = self.first(from, path) else {
             return Day::Absent;
         };
-        let text = self.dom.string_value(n);
-        if let Some(d) = lexical::date(&text) {
-            return Day::Val(d);
-        }
-        let msg = format!("{what} is not a date (YYYY-MM-DD): {}", quote(&text));
-        self.notes.push((n, Check::unreadable(msg)));
-        Day::Bad
+        let why = format_args!("{what} is not a date (YYYY-MM-DD)");
+        self.parsed(n, lexical::date, why)
+            .map_or(Day::Bad, Day::Val)
     }
 
     /// A VAT category element, if there is one.
@@ -291,46 +297,46 @@ impl Reader<'_> {
 
     /// A party: `role` is `AccountingSupplierParty` or `AccountingCustomerParty`.
     fn party(&self, root: NodeId, role: &'static str) -> ReceivedParty {
-        let party = |leaf: &[Step]| -> Vec<Step> {
-            [cac(role), cac("Party")]
-                .iter()
-                .chain(leaf)
-                .copied()
-                .collect()
-        };
-        let address = |leaf: &[Step]| {
-            let inner: Vec<Step> = [cac("PostalAddress")].iter().chain(leaf).copied().collect();
-            self.text(root, &party(&inner))
-        };
+        let (r, party) = (cac(role), cac("Party"));
+        let at = |a: &'static str| self.text(root, &[r, party, cac("PostalAddress"), cbc(a)]);
         let address = ReceivedAddress {
-            street: address(&[cbc("StreetName")]),
-            street2: address(&[cbc("AdditionalStreetName")]),
-            city: address(&[cbc("CityName")]),
-            postal_code: address(&[cbc("PostalZone")]),
-            province: address(&[cbc("CountrySubentity")]),
-            country_code: address(&[cac("Country"), cbc("IdentificationCode")]),
+            street: at("StreetName"),
+            street2: at("AdditionalStreetName"),
+            city: at("CityName"),
+            postal_code: at("PostalZone"),
+            province: at("CountrySubentity"),
+            country_code: self.text(
+                root,
+                &[
+                    r,
+                    party,
+                    cac("PostalAddress"),
+                    cac("Country"),
+                    cbc("IdentificationCode"),
+                ],
+            ),
         };
         let (endpoint_id, endpoint_scheme) =
-            self.text_with(root, &party(&[cbc("EndpointID")]), "schemeID");
+            self.text_with(root, &[r, party, cbc("EndpointID")], "schemeID");
         let (legal_id, legal_id_scheme) = self.text_with(
             root,
-            &party(&[cac("PartyLegalEntity"), cbc("CompanyID")]),
+            &[r, party, cac("PartyLegalEntity"), cbc("CompanyID")],
             "schemeID",
         );
         let dom = self.dom;
         // the CompanyID of the first PartyTaxScheme whose (first) scheme is VAT
-        let vat_number = find(dom, root, &party(&[cac("PartyTaxScheme")]), &mut |pts| {
+        let vat_number = find(dom, root, &[r, party, cac("PartyTaxScheme")], &mut |pts| {
             let scheme = self.first(pts, &[cac("TaxScheme"), cbc("ID")])?;
             lexical::is_vat_scheme(&dom.string_value(scheme))
                 .then(|| self.text(pts, &[cbc("CompanyID")]))
                 .flatten()
         });
         let name = self
-            .text(root, &party(&[cac("PartyName"), cbc("Name")]))
+            .text(root, &[r, party, cac("PartyName"), cbc("Name")])
             .or_else(|| {
                 self.text(
                     root,
-                    &party(&[cac("PartyLegalEntity"), cbc("RegistrationName")]),
+                    &[r, party, cac("PartyLegalEntity"), cbc("RegistrationName")],
                 )
             });
         ReceivedParty {
