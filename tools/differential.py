@@ -165,9 +165,10 @@ def fixtures():
 
 
 # The documents of tests/differential/disagreements/ (`python3 tools/differential.py
-# demos` writes them): what the engine got wrong or still gets wrong (the u: function
-# ones agree since the stylesheets' functions are evaluated as data; the xs:double
-# ones still differ, known.json): (file, base (in tests/fixtures/peppol),
+# demos` writes them): what the engine once got wrong, each kept as a check (the u:
+# function ones agree since the stylesheets' functions are evaluated as data, the
+# xs:double ones since doubles are computed as Saxon computes them): (file, base (in
+# tests/fixtures/peppol),
 # [(text, replacement)], the rules it shows, why).
 DEMOS = [
     ("PEPPOL-COMMON-R044-checkCodiceIPA.xml", "base-example.xml",
@@ -576,23 +577,11 @@ def run_engine(paths):
     return answers, time.time() - t0
 
 
-# Why the engine differs, for the differences `unevaluated` does not explain.
-CAUSES = {
-    rule: "XPath 2.0 arithmetic on an untyped value is xs:double arithmetic: in "
-          "../xs:decimal(cbc:TaxableAmount + 1) and ../xs:decimal(cbc:TaxableAmount - 1) the "
-          "official validator adds 1 to the double nearest the text and converts that double "
-          "exactly to xs:decimal (Saxon: xs:decimal(xs:untypedAtomic('6990.34') + 1) = "
-          "6991.34000000000014551915228366851806640625), so a taxable amount exactly 1 away "
-          "from the sum passes or fails as the double rounds; the engine adds in exact decimals"
-    for rule in ("BR-S-08", "BR-AF-08", "BR-AG-08")
-}
-CAUSES.update({
-    rule: "an untyped value compared with a number is cast to xs:double, whose lexical forms "
-          "include an exponent, INF, -INF and NaN (Saxon: xs:untypedAtomic('1e3') >= 0 is true, "
-          "xs:untypedAtomic('9.324E3') >= 0 is true); the engine reads the text as a decimal only "
-          "(xpath/eval.rs parse_number: \"no exponent here\"), gets NaN and fails the assert"
-    for rule in ("BR-27", "BR-28", "PEPPOL-EN16931-R055")
-})
+# Why the engine differs, for the differences `unevaluated` does not explain: none is
+# known. The last ones were xs:double's (BR-S-08, BR-AF-08 and BR-AG-08 add 1 to an
+# untyped value; BR-27, BR-28 and PEPPOL-EN16931-R055 compare one written `9.324E3`);
+# the engine computes doubles as Saxon does since (src/ubl/xpath/double.rs).
+CAUSES = {}
 
 
 def cause(d):

@@ -2,12 +2,14 @@
 //! test them: every assert of the artefacts (`artefacts`, generated from them by
 //! `tools/artefacts.py`), one table of rules (ids and texts, `codes::MESSAGES`), the
 //! code lists (`codes`), the XPath arithmetic and the artefacts' own functions
-//! (`xpath`), and the collector of findings, and the sum and category rules written
+//! (`xpath`), `xs:double` as the official validator computes it, with integers only
+//! (`double`), and the collector of findings, and the sum and category rules written
 //! once over stated values (`sums`). The UBL writer's findings (`peppol`) and the
 //! received reader's checks (`received`) both read their rules from here.
 
 pub(crate) mod artefacts;
 pub(crate) mod codes;
+pub(crate) mod double;
 
 /// The UBL 2.1 namespaces the writer writes and the readers read.
 pub(crate) const NS_CAC: &str =

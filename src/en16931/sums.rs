@@ -15,6 +15,7 @@
 //! what that means for it (the writer's amounts stay below 10^15, where neither
 //! happens).
 
+use super::double::Double;
 use super::xpath;
 use rust_decimal::{Decimal, RoundingStrategy};
 use std::collections::BTreeMap;
@@ -126,6 +127,16 @@ fn sum(values: impl Iterator<Item = Num>) -> R<Decimal> {
 /// BR-CO-17 and BR-S-09 with `a` the tax amount after `abs`).
 fn within_one(a: Decimal, x: Decimal) -> R<bool> {
     Ok(sub(a, Decimal::ONE)? < x && add(a, Decimal::ONE)? > x)
+}
+
+/// `xs:decimal(a - 1) < x and xs:decimal(a + 1) > x` with `a` untyped (BR-S-08's
+/// taxable amount): `a ± 1` is a double, whose exact value is compared
+/// (`super::double`; 4999.01 + 1 is 5000.0100000000002…, above 5000.01).
+pub(super) fn within_one_double(a: Decimal, x: Decimal) -> R<bool> {
+    let one = Double::of(Decimal::ONE);
+    let bound = |v: Double| v.decimal().ok_or(Skip::Overflow);
+    let a = Double::of(a);
+    Ok(bound(a.sub(one))? < x && bound(a.add(one))? > x)
 }
 
 /// `round(abs(taxable) * (rate div 100) * 10 * 10) div 100`.
@@ -399,9 +410,9 @@ impl<'f> Index<'f> {
         };
         let agg = self.by_s_rate.get(&rate).copied().unwrap_or_default();
         let on_invoice_lines =
-            (agg.invoice_line || agg.any_ac) && within_one(taxable, agg.invoice_sum?)?;
+            (agg.invoice_line || agg.any_ac) && within_one_double(taxable, agg.invoice_sum?)?;
         let on_credit_lines =
-            (agg.credit_line || agg.any_ac) && within_one(taxable, agg.credit_sum?)?;
+            (agg.credit_line || agg.any_ac) && within_one_double(taxable, agg.credit_sum?)?;
         Ok(on_invoice_lines || on_credit_lines)
     }
 

@@ -1,7 +1,10 @@
 //! The evaluation of [`Expr`] over a [`Dom`], as XPath 2.0 defines it for what the
 //! artefacts use: sequences of nodes and atomic values, document order, general and
 //! value comparisons, `xs:decimal` arithmetic (exact: no float touches a value; a
-//! number that is not a number is NaN), effective boolean values and the functions the
+//! number that is not a number is NaN), `xs:double` where XPath 2.0 types a value so
+//! (an untyped value in arithmetic or compared with a number, `number()`, `sum` of
+//! untyped values: computed as Saxon computes it, with integers only,
+//! [`crate::en16931::double`]), effective boolean values and the functions the
 //! asserts call: XPath's own, and the stylesheets' `xsl:function`s, evaluated from the
 //! artefacts' data ([`Function`]: parameters converted to their types, variables,
 //! `xsl:choose`) as XSLT evaluates them. A dynamic error (a cast that fails, an
@@ -40,6 +43,7 @@
 
 use super::parse::{any, focus_reads, parse, Arith, Axis, Cmp, Expr, QName, Reads, Step, Test};
 use crate::en16931::artefacts::{self, Instruction};
+use crate::en16931::double::Double;
 use crate::ubl::dom::{Dom, NodeId};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -58,8 +62,10 @@ pub enum Item {
     /// The element's own text, as a text node.
     Text(NodeId),
     Str(String),
-    /// A number; `None` is NaN.
+    /// An `xs:decimal` or `xs:integer`; `None` is NaN.
     Num(Option<Decimal>),
+    /// An `xs:double` (`number()`, arithmetic on an untyped value).
+    Double(Double),
     Bool(bool),
     Date(NaiveDate),
 }
@@ -73,8 +79,98 @@ enum Atom {
     Untyped(String),
     Str(String),
     Num(Option<Decimal>),
+    Double(Double),
     Bool(bool),
     Date(NaiveDate),
+}
+
+/// A number as XPath types it: an `xs:decimal` (or `xs:integer`; `None` is NaN) or an
+/// `xs:double`. An operation on two decimals is exact; one with a double (an untyped
+/// value is one) is computed in doubles, as XPath 2.0 promotes it ([`Double`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Number {
+    Dec(Option<Decimal>),
+    Dbl(Double),
+}
+
+impl Number {
+    fn double(self) -> Double {
+        match self {
+            Self::Dec(Some(d)) => Double::of(d),
+            Self::Dec(None) => Double::NaN,
+            Self::Dbl(x) => x,
+        }
+    }
+
+    fn item(self) -> Item {
+        match self {
+            Self::Dec(n) => Item::Num(n),
+            Self::Dbl(x) => Item::Double(x),
+        }
+    }
+
+    /// The value as a decimal, where a position or a length is read from it: NaN is
+    /// `None`, an infinity the largest decimal of its sign.
+    fn value(self) -> Option<Decimal> {
+        match self {
+            Self::Dec(n) => n,
+            Self::Dbl(Double::Inf(true)) => Some(Decimal::MIN),
+            Self::Dbl(Double::Inf(false)) => Some(Decimal::MAX),
+            Self::Dbl(x) => x.decimal(),
+        }
+    }
+
+    /// A function of the value that keeps its type (`abs`, `round`, …).
+    fn map(self, f: impl Fn(Decimal) -> Option<Decimal>) -> Self {
+        match self {
+            Self::Dec(n) => Self::Dec(n.and_then(f)),
+            Self::Dbl(x) => Self::Dbl(x.map(f)),
+        }
+    }
+
+    /// `a + b`, exact on decimals (an error past their range).
+    fn add(self, other: Self) -> Result<Self, Error> {
+        Ok(match (self, other) {
+            (Self::Dec(Some(a)), Self::Dec(Some(b))) => {
+                Self::Dec(Some(a.checked_add(b).ok_or("a sum past the range")?))
+            }
+            (Self::Dec(_), Self::Dec(_)) => Self::Dec(None),
+            (a, b) => Self::Dbl(a.double().add(b.double())),
+        })
+    }
+
+    /// The order of two numbers (`None`: one is NaN); a decimal compared with a double
+    /// is a double, as XPath promotes it. Two decimals of at most 15 digits each are
+    /// compared as they are: distinct such decimals are distinct doubles in the same
+    /// order (a double holds 15 decimal digits), and that is most comparisons.
+    fn compare(self, other: Self) -> Option<Ordering> {
+        let short = |d: Decimal| d.mantissa().unsigned_abs() < 1_000_000_000_000_000;
+        match (self, other) {
+            (Self::Dec(a), Self::Dec(b)) => Some(a?.cmp(&b?)),
+            (Self::Dec(Some(a)), Self::Dbl(x)) | (Self::Dbl(x), Self::Dec(Some(a)))
+                if short(a) && x.decimal().is_some_and(short) =>
+            {
+                let b = x.decimal()?;
+                Some(if matches!(self, Self::Dec(_)) {
+                    a.cmp(&b)
+                } else {
+                    b.cmp(&a)
+                })
+            }
+            (a, b) => a.double().compare(b.double()),
+        }
+    }
+}
+
+/// An untyped text compared with a decimal, as XPath compares them (both as doubles);
+/// `None` when the text is not a number. The text is first read as a decimal: two of at
+/// most 15 digits compare as their doubles do ([`Number::compare`]).
+fn compare_untyped(text: &str, d: Decimal) -> Option<Ordering> {
+    let short = |d: Decimal| d.mantissa().unsigned_abs() < 1_000_000_000_000_000;
+    match parse_double(text) {
+        Some(t) if short(t) && short(d) => Some(t.cmp(&d)),
+        _ => Double::parse(text)?.compare(Double::of(d)),
+    }
 }
 
 /// An evaluation error.
@@ -123,7 +219,7 @@ struct Sum {
     focus: Option<Item>,
     current: Item,
     vars: Vec<std::sync::Arc<Seq>>,
-    total: Option<Decimal>,
+    total: Number,
 }
 
 impl Sum {
@@ -417,7 +513,10 @@ impl Env<'_> {
                 };
                 match v.as_slice() {
                     [] => Vec::new(),
-                    [x] => vec![Item::Num(number(x)?.map(|d| -d))],
+                    [x] => vec![match numeric(x)? {
+                        Number::Dec(n) => Item::Num(n.map(|d| -d)),
+                        Number::Dbl(x) => Item::Double(x.negate()),
+                    }],
                     _ => return Err("a negation of more than one item".into()),
                 }
             }
@@ -598,7 +697,7 @@ impl Env<'_> {
                 };
                 let v = self.eval(p, &focus)?;
                 s = match v.as_slice() {
-                    [Item::Num(n)] => position(*n)
+                    [n @ (Item::Num(_) | Item::Double(_))] => position(numeric_value(n))
                         .and_then(|k| s.get(k).cloned())
                         .into_iter()
                         .collect(),
@@ -620,7 +719,9 @@ impl Env<'_> {
                 } else {
                     let v = self.eval(p, &focus)?;
                     match v.as_slice() {
-                        [Item::Num(n)] => *n == Some(Decimal::from(i + 1)),
+                        [n @ (Item::Num(_) | Item::Double(_))] => {
+                            numeric_value(n) == Some(Decimal::from(i + 1))
+                        }
                         _ => ebv(&v)?,
                     }
                 };
@@ -740,7 +841,9 @@ impl Env<'_> {
                 };
                 let v = self.eval(p, &focus)?;
                 let holds = match v.as_slice() {
-                    [Item::Num(k)] => *k == Some(Decimal::from(pos)),
+                    [k @ (Item::Num(_) | Item::Double(_))] => {
+                        numeric_value(k) == Some(Decimal::from(pos))
+                    }
                     _ => ebv(&v)?,
                 };
                 if !holds {
@@ -950,18 +1053,14 @@ impl Env<'_> {
         match i {
             Item::Str(s) => Atom::Str(s.clone()),
             Item::Num(n) => Atom::Num(*n),
+            Item::Double(x) => Atom::Double(*x),
             Item::Bool(b) => Atom::Bool(*b),
             Item::Date(x) => Atom::Date(*x),
             node => Atom::Untyped(self.string(node)),
         }
     }
 
-    fn arg_num(
-        &mut self,
-        args: &[Expr],
-        k: usize,
-        f: &Focus,
-    ) -> Result<Option<Option<Decimal>>, Error> {
+    fn arg_num(&mut self, args: &[Expr], k: usize, f: &Focus) -> Result<Option<Number>, Error> {
         let Some(e) = args.get(k) else {
             return Err("a missing argument".into());
         };
@@ -969,7 +1068,7 @@ impl Env<'_> {
         let a = self.atoms(&s);
         match a.as_slice() {
             [] => Ok(None),
-            [x] => Ok(Some(number(x)?)),
+            [x] => Ok(Some(numeric(x)?)),
             _ => Err("more than one number".into()),
         }
     }
@@ -1095,9 +1194,9 @@ impl Env<'_> {
             }
             ("substring", 2 | 3) => {
                 let text = self.arg_string(args, 0, f)?;
-                let start = self.arg_num(args, 1, f)?.flatten();
+                let start = self.arg_num(args, 1, f)?.and_then(Number::value);
                 let len = if args.len() == 3 {
-                    Some(self.arg_num(args, 2, f)?.flatten())
+                    Some(self.arg_num(args, 2, f)?.and_then(Number::value))
                 } else {
                     None
                 };
@@ -1246,17 +1345,14 @@ impl Env<'_> {
                     Some(arg) => self.walked_sum(arg, f)?,
                     None => None,
                 } {
-                    return Ok(Some(vec![Item::Num(total)]));
+                    return Ok(Some(vec![total.item()]));
                 }
                 let v = self.eval_arg(args, 0, f)?;
-                let mut total = Some(Decimal::ZERO);
+                let mut total = Number::Dec(Some(Decimal::ZERO));
                 for a in self.atoms(&v) {
-                    total = match (total, number(&a)?) {
-                        (Some(t), Some(x)) => Some(t.checked_add(x).ok_or("a sum past the range")?),
-                        _ => None,
-                    };
+                    total = total.add(numeric(&a)?)?;
                 }
-                Ok(vec![Item::Num(total)])
+                Ok(vec![total.item()])
             }
             ("number", 0 | 1) => {
                 let v = match args.first() {
@@ -1264,41 +1360,49 @@ impl Env<'_> {
                     None => vec![f.item()?.clone()],
                 };
                 let a = self.atoms(&v);
-                Ok(vec![Item::Num(match a.first() {
-                    Some(x) => number(x).ok().flatten(),
-                    None => None,
+                Ok(vec![Item::Double(match a.first() {
+                    Some(x) => numeric(x).map_or(Double::NaN, Number::double),
+                    None => Double::NaN,
                 })])
             }
-            ("abs", 1) => Ok(self
-                .arg_num(args, 0, f)?
-                .map(|n| vec![Item::Num(n.map(|d| d.abs()))])
-                .unwrap_or_default()),
-            ("round", 1) => Ok(self
-                .arg_num(args, 0, f)?
-                .map(|n| vec![Item::Num(n.and_then(crate::en16931::xpath::round))])
-                .unwrap_or_default()),
-            ("floor", 1) => Ok(self
-                .arg_num(args, 0, f)?
-                .map(|n| vec![Item::Num(n.map(|d| d.floor()))])
-                .unwrap_or_default()),
-            ("ceiling", 1) => Ok(self
-                .arg_num(args, 0, f)?
-                .map(|n| vec![Item::Num(n.map(|d| d.ceil()))])
-                .unwrap_or_default()),
+            ("abs" | "round" | "floor" | "ceiling", 1) => {
+                let op: fn(Decimal) -> Option<Decimal> = match name {
+                    "abs" => |d| Some(d.abs()),
+                    "round" => crate::en16931::xpath::round,
+                    "floor" => |d| Some(d.floor()),
+                    _ => |d| Some(d.ceil()),
+                };
+                Ok(self
+                    .arg_num(args, 0, f)?
+                    .map(|n| vec![n.map(op).item()])
+                    .unwrap_or_default())
+            }
             ("min" | "max", 1) => {
                 let v = self.eval_arg(args, 0, f)?;
-                let mut best: Option<Decimal> = None;
+                let mut best: Option<Number> = None;
+                let mut double = false;
                 for a in self.atoms(&v) {
-                    let Some(x) = number(&a)? else {
-                        return Ok(Some(vec![Item::Num(None)]));
-                    };
-                    best = Some(match best {
-                        None => x,
-                        Some(b) if (name == "min") == (x < b) => x,
-                        Some(b) => b,
+                    let x = numeric(&a)?;
+                    double |= matches!(x, Number::Dbl(_));
+                    best = Some(match (best, x) {
+                        (_, Number::Dec(None) | Number::Dbl(Double::NaN)) | (None, _) => x,
+                        (Some(b @ (Number::Dec(None) | Number::Dbl(Double::NaN))), _) => b,
+                        (Some(b), _) => match x.compare(b) {
+                            Some(o) if (name == "min") == o.is_lt() => x,
+                            _ => b,
+                        },
                     });
                 }
-                Ok(best.map(|b| vec![Item::Num(Some(b))]).unwrap_or_default())
+                // a mix of decimals and doubles is a double
+                Ok(best
+                    .map(|b| {
+                        vec![if double {
+                            Item::Double(b.double())
+                        } else {
+                            b.item()
+                        }]
+                    })
+                    .unwrap_or_default())
             }
             _ => return Ok(None),
         };
@@ -1595,8 +1699,14 @@ impl<'a> Env<'a> {
                 (Lit::Num(lit), Item::Num(n)) => {
                     n.map_or(op == Cmp::Ne, |n| ordering_ok(op, n.cmp(&lit)))
                 }
+                (Lit::Num(lit), Item::Double(x)) => Number::Dbl(*x)
+                    .compare(Number::Dec(Some(lit)))
+                    .map_or(op == Cmp::Ne, |o| ordering_ok(op, o)),
                 (Lit::Bool(lit), Item::Bool(b)) => ordering_ok(op, b.cmp(&lit)),
-                (_, Item::Str(_) | Item::Num(_) | Item::Bool(_) | Item::Date(_)) => false,
+                (
+                    _,
+                    Item::Str(_) | Item::Num(_) | Item::Double(_) | Item::Bool(_) | Item::Date(_),
+                ) => false,
                 (Lit::Str(lit), node) => ordering_ok(op, env.text(node).as_ref().cmp(lit)),
                 // an untyped value cast to a boolean; one that is not a boolean matches
                 // nothing (as `general_cmp`)
@@ -1606,8 +1716,8 @@ impl<'a> Env<'a> {
                         _ => false,
                     }
                 }
-                (Lit::Num(lit), node) => parse_double(&env.text(node))
-                    .map_or(op == Cmp::Ne, |n| ordering_ok(op, n.cmp(&lit))),
+                (Lit::Num(lit), node) => compare_untyped(&env.text(node), lit)
+                    .map_or(op == Cmp::Ne, |o| ordering_ok(op, o)),
             }
         };
         if let (Lit::Str(lit), false) = (lit, matches!(a, Expr::Path(..))) {
@@ -1650,7 +1760,7 @@ impl<'a> Env<'a> {
 
     /// `sum` of a walked path: each item's number as it comes (a node's text read as a
     /// double), without building the sequence. `None` when the argument is not walked.
-    fn walked_sum(&mut self, arg: &Expr, f: &Focus) -> Result<Option<Option<Decimal>>, Error> {
+    fn walked_sum(&mut self, arg: &Expr, f: &Focus) -> Result<Option<Number>, Error> {
         let Expr::Path(start, steps) = arg else {
             return Ok(None);
         };
@@ -1660,28 +1770,27 @@ impl<'a> Env<'a> {
         let Some(from) = self.walk_start(start, steps, f)? else {
             return Ok(None);
         };
-        let mut total = Some(Decimal::ZERO);
+        let mut total = Number::Dec(Some(Decimal::ZERO));
         let mut failed: Option<Error> = None;
         self.walk_from(&from, start, steps, &mut |env, i| {
             let n = match i {
-                Item::Num(n) => *n,
-                Item::Bool(b) => Some(if *b { Decimal::ONE } else { Decimal::ZERO }),
+                Item::Num(n) => Number::Dec(*n),
+                Item::Double(x) => Number::Dbl(*x),
+                Item::Bool(b) => Number::Dec(Some(if *b { Decimal::ONE } else { Decimal::ZERO })),
                 Item::Date(_) => {
                     failed = Some("a date is not a number".into());
                     return Ok(false);
                 }
-                other => parse_double(&env.text(other)),
+                // a node's text is untyped: a double
+                other => Number::Dbl(Double::parse(&env.text(other)).unwrap_or(Double::NaN)),
             };
-            total = match (total, n) {
-                (Some(t), Some(x)) => {
-                    let Some(v) = t.checked_add(x) else {
-                        failed = Some("a sum past the range".into());
-                        return Ok(false);
-                    };
-                    Some(v)
+            match total.add(n) {
+                Ok(t) => total = t,
+                Err(e) => {
+                    failed = Some(e);
+                    return Ok(false);
                 }
-                _ => None,
-            };
+            }
             Ok(true)
         })?;
         if let Some(e) = failed {
@@ -2346,6 +2455,7 @@ impl<'a> Env<'a> {
             Item::Text(n) => Cow::Borrowed(d.own_text(*n)),
             Item::Str(s) => Cow::Owned(s.clone()),
             Item::Num(n) => Cow::Owned(num_string(*n)),
+            Item::Double(x) => Cow::Owned(x.string()),
             Item::Bool(b) => Cow::Owned(b.to_string()),
             Item::Date(x) => Cow::Owned(x.format("%Y-%m-%d").to_string()),
         }
@@ -2656,10 +2766,11 @@ impl Env<'_> {
             return Ok(Some(Vec::new()));
         }
         let v = self.eval(p, f)?;
-        let [Item::Num(n)] = v.as_slice() else {
+        let [n @ (Item::Num(_) | Item::Double(_))] = v.as_slice() else {
             return Ok(None);
         };
-        let item = position(*n).and_then(|k| self.variable(name).ok()?.get(k).cloned());
+        let item =
+            position(numeric_value(n)).and_then(|k| self.variable(name).ok()?.get(k).cloned());
         Ok(Some(item.into_iter().collect()))
     }
 }
@@ -2669,10 +2780,12 @@ impl Env<'_> {
 fn convert_atom(a: &Atom, ty: &str) -> Result<Item, Error> {
     let ok = match (a, ty) {
         (Atom::Untyped(_), _) => return cast(a, ty),
+        // a decimal is promoted to a double
+        (Atom::Num(n), "xs:double") => return Ok(Item::Double(Number::Dec(*n).double())),
         (Atom::Str(_), "xs:string")
         | (Atom::Bool(_), "xs:boolean")
         | (Atom::Date(_), "xs:date")
-        | (Atom::Num(_), "xs:double")
+        | (Atom::Double(_), "xs:double")
         | (Atom::Num(Some(_)), "xs:decimal") => true,
         (Atom::Num(Some(d)), "xs:integer") => d.fract().is_zero(),
         _ => false,
@@ -2753,12 +2866,21 @@ fn trim_xml(s: &str) -> &str {
 /// A text (white space trimmed) cast to `xs:decimal` or `xs:double`.
 fn cast_number(t: &str, ty: &str) -> Result<Item, Error> {
     if ty == "xs:double" {
-        parse_double(t)
+        Double::parse(t).map(Item::Double)
     } else {
-        parse_number(t)
+        parse_number(t).map(|d| Item::Num(Some(d)))
     }
-    .map(|d| Item::Num(Some(d)))
     .ok_or_else(|| format!("cannot convert {t:?} to {ty}"))
+}
+
+/// The value of a numeric item (a position or an index), `None` for NaN, an infinity
+/// or another item.
+fn numeric_value(i: &Item) -> Option<Decimal> {
+    match i {
+        Item::Num(n) => *n,
+        Item::Double(x) => x.decimal(),
+        _ => None,
+    }
 }
 
 fn is_node(i: &Item) -> bool {
@@ -2788,6 +2910,7 @@ fn atom_item(a: Atom) -> Item {
     match a {
         Atom::Untyped(s) | Atom::Str(s) => Item::Str(s),
         Atom::Num(n) => Item::Num(n),
+        Atom::Double(x) => Item::Double(x),
         Atom::Bool(b) => Item::Bool(b),
         Atom::Date(d) => Item::Date(d),
     }
@@ -2801,6 +2924,7 @@ pub fn ebv(s: &Seq) -> Result<bool, Error> {
         [Item::Bool(b)] => *b,
         [Item::Str(x)] => !x.is_empty(),
         [Item::Num(n)] => n.is_some_and(|d| !d.is_zero()),
+        [Item::Double(x)] => x.truthy(),
         [Item::Date(_)] => return Err("no boolean value of a date".into()),
         _ => return Err("no boolean value of a sequence of several values".into()),
     })
@@ -2814,12 +2938,13 @@ fn num_string(n: Option<Decimal>) -> String {
     }
 }
 
-/// The number of an atom (`None`: NaN); a string is not a number.
-fn number(a: &Atom) -> Result<Option<Decimal>, Error> {
+/// The number of an atom: an untyped value (or a string) is read as a double.
+fn numeric(a: &Atom) -> Result<Number, Error> {
     Ok(match a {
-        Atom::Num(n) => *n,
-        Atom::Untyped(s) | Atom::Str(s) => parse_double(s),
-        Atom::Bool(b) => Some(if *b { Decimal::ONE } else { Decimal::ZERO }),
+        Atom::Num(n) => Number::Dec(*n),
+        Atom::Double(x) => Number::Dbl(*x),
+        Atom::Untyped(s) | Atom::Str(s) => Number::Dbl(Double::parse(s).unwrap_or(Double::NaN)),
+        Atom::Bool(b) => Number::Dec(Some(if *b { Decimal::ONE } else { Decimal::ZERO })),
         Atom::Date(_) => return Err("a date is not a number".into()),
     })
 }
@@ -2860,7 +2985,7 @@ fn parse_number(s: &str) -> Option<Decimal> {
 }
 
 fn integer(a: &Atom) -> Result<i64, Error> {
-    let n = number(a)?.ok_or("NaN is not an integer")?;
+    let n = numeric(a)?.value().ok_or("NaN is not an integer")?;
     i64::try_from(n.trunc()).map_err(|e| e.to_string())
 }
 
@@ -2874,21 +2999,36 @@ fn cast(a: &Atom, ty: &str) -> Result<Item, Error> {
         "xs:string" => Ok(Item::Str(match a {
             Atom::Untyped(s) | Atom::Str(s) => s.clone(),
             Atom::Num(n) => num_string(*n),
+            Atom::Double(x) => x.string(),
             Atom::Bool(b) => b.to_string(),
             Atom::Date(d) => d.format("%Y-%m-%d").to_string(),
         })),
         "xs:decimal" | "xs:double" => match (a, text) {
-            (Atom::Num(n), _) => Ok(Item::Num(*n)),
-            (Atom::Bool(b), _) => Ok(Item::Num(Some(if *b {
-                Decimal::ONE
-            } else {
-                Decimal::ZERO
-            }))),
             (_, Some(t)) => cast_number(t, ty),
+            (Atom::Num(_) | Atom::Double(_) | Atom::Bool(_), _) => {
+                let n = numeric(a)?;
+                if ty == "xs:double" {
+                    Ok(Item::Double(n.double()))
+                } else {
+                    // a double's exact value (Saxon's cast); NaN and the infinities
+                    // have none (FOCA0002)
+                    match n {
+                        Number::Dbl(x) => x
+                            .decimal()
+                            .map(|d| Item::Num(Some(d)))
+                            .ok_or_else(|| format!("cannot convert {} to xs:decimal", x.string())),
+                        Number::Dec(d) => Ok(Item::Num(d)),
+                    }
+                }
+            }
             _ => Err(format!("cannot convert to {ty}")),
         },
         "xs:integer" => match (a, text) {
             (Atom::Num(Some(n)), _) => Ok(Item::Num(Some(n.trunc()))),
+            (Atom::Double(x), _) => x
+                .decimal()
+                .map(|d| Item::Num(Some(d.trunc())))
+                .ok_or_else(|| format!("cannot convert {} to xs:integer", x.string())),
             (_, Some(t)) if !t.contains('.') => parse_number(t)
                 .map(|d| Item::Num(Some(d)))
                 .ok_or_else(|| format!("cannot convert {t:?} to xs:integer")),
@@ -2926,17 +3066,19 @@ fn ordering_ok(op: Cmp, o: Ordering) -> bool {
 /// pair that cannot be compared is false.
 fn general_cmp(op: Cmp, x: &Atom, y: &Atom) -> bool {
     match (x, y) {
-        (Atom::Num(a), b @ (Atom::Untyped(_) | Atom::Num(_)))
-        | (b @ Atom::Untyped(_), Atom::Num(a)) => {
-            let flip = matches!(x, Atom::Untyped(_));
-            let Ok(bn) = number(b) else { return false };
-            match (a, bn) {
-                (Some(a), Some(b)) => {
-                    let o = if flip { b.cmp(a) } else { a.cmp(&b) };
-                    ordering_ok(op, o)
-                }
-                _ => op == Cmp::Ne,
-            }
+        // an untyped value is a double (a decimal is then promoted to one)
+        (Atom::Num(Some(d)), Atom::Untyped(s)) => {
+            compare_untyped(s, *d).map_or(op == Cmp::Ne, |o| ordering_ok(op, o.reverse()))
+        }
+        (Atom::Untyped(s), Atom::Num(Some(d))) => {
+            compare_untyped(s, *d).map_or(op == Cmp::Ne, |o| ordering_ok(op, o))
+        }
+        (Atom::Num(_) | Atom::Double(_), Atom::Untyped(_) | Atom::Num(_) | Atom::Double(_))
+        | (Atom::Untyped(_), Atom::Num(_) | Atom::Double(_)) => {
+            let (Ok(a), Ok(b)) = (numeric(x), numeric(y)) else {
+                return false;
+            };
+            a.compare(b).map_or(op == Cmp::Ne, |o| ordering_ok(op, o))
         }
         (Atom::Bool(a), Atom::Untyped(s)) | (Atom::Untyped(s), Atom::Bool(a)) => {
             match cast(&Atom::Untyped(s.clone()), "xs:boolean") {
@@ -2981,10 +3123,9 @@ fn value_cmp(op: Cmp, x: &Atom, y: &Atom) -> Result<bool, Error> {
     };
     let (x, y) = (untyped(x), untyped(y));
     Ok(match (&x, &y) {
-        (Atom::Num(a), Atom::Num(b)) => match (a, b) {
-            (Some(a), Some(b)) => ordering_ok(op, a.cmp(b)),
-            _ => op == Cmp::Ne,
-        },
+        (Atom::Num(_) | Atom::Double(_), Atom::Num(_) | Atom::Double(_)) => numeric(&x)?
+            .compare(numeric(&y)?)
+            .map_or(op == Cmp::Ne, |o| ordering_ok(op, o)),
         (Atom::Str(a), Atom::Str(b)) => ordering_ok(op, a.cmp(b)),
         (Atom::Bool(a), Atom::Bool(b)) => ordering_ok(op, a.cmp(b)),
         (Atom::Date(a), Atom::Date(b)) => ordering_ok(op, a.cmp(b)),
@@ -2993,7 +3134,11 @@ fn value_cmp(op: Cmp, x: &Atom, y: &Atom) -> Result<bool, Error> {
 }
 
 fn arith(op: Arith, x: &Atom, y: &Atom) -> Result<Item, Error> {
-    let (Some(a), Some(b)) = (number(x)?, number(y)?) else {
+    let (a, b) = match (numeric(x)?, numeric(y)?) {
+        (Number::Dec(a), Number::Dec(b)) => (a, b),
+        (a, b) => return double_arith(op, a.double(), b.double()),
+    };
+    let (Some(a), Some(b)) = (a, b) else {
         if op == Arith::IDiv {
             return Err("an integer division of NaN (FOAR0002)".into());
         }
@@ -3024,6 +3169,31 @@ fn arith(op: Arith, x: &Atom, y: &Atom) -> Result<Item, Error> {
     };
     v.map(|d| Item::Num(Some(d)))
         .ok_or_else(|| "arithmetic past the range of a decimal".into())
+}
+
+/// Arithmetic where an operand is a double (an untyped value is one): computed in
+/// doubles ([`Double`]); `idiv` gives an integer.
+fn double_arith(op: Arith, a: Double, b: Double) -> Result<Item, Error> {
+    Ok(Item::Double(match op {
+        Arith::Add => a.add(b),
+        Arith::Sub => a.sub(b),
+        Arith::Mul => a.mul(b),
+        Arith::Div => a.div(b),
+        Arith::Mod => a.rem(b),
+        Arith::IDiv => {
+            if a.is_nan() || b.is_nan() || matches!(a, Double::Inf(_)) {
+                return Err("an integer division of NaN or an infinity (FOAR0002)".into());
+            }
+            if !b.truthy() {
+                return Err("a division by zero".into());
+            }
+            let q = a
+                .div(b)
+                .decimal()
+                .ok_or("an integer division past the range")?;
+            return Ok(Item::Num(Some(q.trunc())));
+        }
+    }))
 }
 
 /// XPath's `substring`: characters from `round(start)` for `round(len)` (1-based).
