@@ -44,7 +44,7 @@ pub enum Double {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Binary {
     negative: bool,
-    significand: u128,
+    significand: u64,
     exponent: i32,
 }
 
@@ -90,7 +90,7 @@ impl Binary {
         }
         Double::Finite(Self {
             negative,
-            significand: m,
+            significand: u64::try_from(m).unwrap_or(0),
             exponent: e,
         })
     }
@@ -139,8 +139,8 @@ impl Binary {
             // the smaller is below 2^-17 of an ulp of the larger: it rounds away
             return Double::Finite(hi);
         }
-        let big = hi.significand << diff;
-        let small = lo.significand;
+        let big = u128::from(hi.significand) << diff;
+        let small = u128::from(lo.significand);
         if hi.negative == lo.negative {
             Self::round(hi.negative, big + small, lo.exponent, false)
         } else if big >= small {
@@ -153,7 +153,7 @@ impl Binary {
     fn mul(self, other: Self) -> Double {
         Self::round(
             self.negative != other.negative,
-            self.significand * other.significand,
+            u128::from(self.significand) * u128::from(other.significand),
             self.exponent.saturating_add(other.exponent),
             false,
         )
@@ -162,20 +162,20 @@ impl Binary {
     /// `self / other`, `other` not zero: a quotient of at least 74 bits, the
     /// remainder as a sticky bit.
     fn div(self, other: Self) -> Double {
-        let top = self.significand << 74;
+        let top = u128::from(self.significand) << 74;
         Self::round(
             self.negative != other.negative,
-            top / other.significand,
+            top / u128::from(other.significand),
             self.exponent
                 .saturating_sub(74)
                 .saturating_sub(other.exponent),
-            !top.is_multiple_of(other.significand),
+            !top.is_multiple_of(u128::from(other.significand)),
         )
     }
 
     /// `self mod other`, `other` not zero: exact (a remainder is a double).
     fn rem(self, other: Self) -> Double {
-        let (a, b) = (self.significand, other.significand);
+        let (a, b) = (u128::from(self.significand), u128::from(other.significand));
         if self.exponent >= other.exponent {
             // a·2^d mod b, 2^d mod b by squaring (every product below 2^106)
             let mut d = self.exponent.abs_diff(other.exponent);
@@ -405,7 +405,7 @@ impl Double {
     pub fn decimal(self) -> Option<Decimal> {
         match self {
             Self::Finite(b) if b.is_zero() => Some(Decimal::ZERO),
-            Self::Finite(b) => decimal(b.negative, b.significand, b.exponent),
+            Self::Finite(b) => decimal(b.negative, u128::from(b.significand), b.exponent),
             _ => None,
         }
     }

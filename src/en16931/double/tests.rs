@@ -144,7 +144,7 @@ mod oracle {
                 exponent,
             }) => {
                 let field = u64::try_from(exponent + 52 + 1023).unwrap_or(0);
-                let low = u64::try_from(significand - (1 << 52)).unwrap_or(0);
+                let low = significand - (1 << 52);
                 f64::from_bits(u64::from(negative) << 63 | field << 52 | low)
             }
         })
