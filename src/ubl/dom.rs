@@ -67,7 +67,7 @@ pub struct Dom {
     recent: Vec<u32>,
     /// The elements of each (namespace, local name), in document order: built when a
     /// rule first asks for the elements of a name below some element.
-    by_name: std::cell::OnceCell<std::collections::HashMap<(u32, u32), Vec<NodeId>>>,
+    by_name: std::cell::OnceCell<ByName>,
 }
 
 /// The slots of the reader's table of recent names.
@@ -144,6 +144,10 @@ impl Scope {
             .map_or(0, |&(_, ns)| ns)
     }
 }
+
+/// The elements of each local name (by its number), by namespace number, in document
+/// order.
+type ByName = Vec<Vec<(u32, Vec<NodeId>)>>;
 
 /// Why bytes are not a document.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -500,29 +504,33 @@ impl Dom {
         self.node(id).map_or(id, |n| n.end)
     }
 
-    /// The elements named `local` in namespace `uri` (empty for none) below `id` (or
-    /// anywhere, for `None`), in document order.
-    pub fn named_below(&self, uri: &str, local: &str, id: Option<NodeId>) -> &[NodeId] {
+    /// The elements of the name numbered `(namespace, local name)` ([`Self::key`])
+    /// below `id` (or anywhere, for `None`), in document order. The index is built at
+    /// the first call: by local-name number, then namespace (no hashing: a lookup is
+    /// two vector reads and a short search).
+    pub fn named_below(&self, (ns, name): (u32, u32), id: Option<NodeId>) -> &[NodeId] {
         let index = self.by_name.get_or_init(|| {
-            let mut m: std::collections::HashMap<(u32, u32), Vec<NodeId>> =
-                std::collections::HashMap::new();
+            let mut by: ByName = Vec::new();
             for (i, n) in self.nodes.iter().enumerate() {
-                let key = (n.ns, n.name);
-                m.entry(key)
-                    .or_default()
-                    .push(NodeId::try_from(i).unwrap_or(NONE));
+                let at = n.name as usize;
+                if by.len() <= at {
+                    by.resize_with(at + 1, Vec::new);
+                }
+                let Some(names) = by.get_mut(at) else {
+                    continue;
+                };
+                let node = NodeId::try_from(i).unwrap_or(NONE);
+                match names.iter_mut().find(|(k, _)| *k == n.ns) {
+                    Some((_, list)) => list.push(node),
+                    None => names.push((n.ns, vec![node])),
+                }
             }
-            m
+            by
         });
-        let Some(ns) = self.namespace_number(uri) else {
-            return &[];
-        };
-        let Some(&name) = self.name_index.get(local) else {
-            return &[];
-        };
-        let Some(all) = index.get(&(ns, name)) else {
-            return &[];
-        };
+        let all = index
+            .get(name as usize)
+            .and_then(|names| names.iter().find(|(k, _)| *k == ns))
+            .map_or(&[][..], |(_, list)| list.as_slice());
         match id {
             None => all,
             Some(id) => {

@@ -173,6 +173,9 @@ fn compare_untyped(text: &str, d: Decimal) -> Option<Ordering> {
     }
 }
 
+/// How many compiled patterns an evaluation keeps (the artefacts have fewer).
+const MAX_PATTERNS: usize = 64;
+
 /// An evaluation error.
 pub type Error = String;
 
@@ -196,7 +199,7 @@ pub struct Env<'a> {
     pub shared: Vec<Option<std::sync::Arc<Seq>>>,
     /// The regular expressions compiled for this document, by pattern (the artefacts
     /// use a few dozen, most of them many times).
-    regexes: std::collections::HashMap<String, regex::Regex>,
+    regexes: Vec<(String, regex::Regex)>,
     /// The name tests resolved against this document, by [`QName::id`].
     keys: Vec<Key>,
     /// The walked sums of the expression being evaluated (cleared at each
@@ -303,7 +306,7 @@ impl<'a> Env<'a> {
             functions,
             depth: 0,
             shared: Vec::new(),
-            regexes: std::collections::HashMap::new(),
+            regexes: Vec::new(),
             keys: Vec::new(),
             sums: Vec::new(),
         }
@@ -525,13 +528,29 @@ impl Env<'_> {
     }
 
     /// The compiled regular expression of a pattern, compiled once a document.
-    fn regex(&mut self, pattern: &str) -> Result<regex::Regex, Error> {
-        if let Some(re) = self.regexes.get(pattern) {
-            return Ok(re.clone());
-        }
-        let re = regex(pattern)?;
-        self.regexes.insert(pattern.to_owned(), re.clone());
-        Ok(re)
+    /// The compiled pattern, compiled once an evaluation and lent, not cloned: a clone
+    /// of a `Regex` starts a pool of match caches of its own, which its first match
+    /// then fills.
+    ///
+    /// The patterns are the artefacts' (a few tens), found by comparing texts: hashing
+    /// a pattern of a hundred characters cost more than the comparisons (2.4 M
+    /// instructions a check of the 500-line document). Past [`MAX_PATTERNS`] the
+    /// last one is replaced.
+    fn regex(&mut self, pattern: &str) -> Result<&regex::Regex, Error> {
+        let at = if let Some(at) = self.regexes.iter().position(|(p, _)| p == pattern) {
+            at
+        } else {
+            let re = regex(pattern)?;
+            if self.regexes.len() >= MAX_PATTERNS {
+                self.regexes.pop();
+            }
+            self.regexes.push((pattern.to_owned(), re));
+            self.regexes.len() - 1
+        };
+        self.regexes
+            .get(at)
+            .map(|(_, re)| re)
+            .ok_or_else(|| format!("the pattern {pattern:?} is not kept"))
     }
 
     /// A general `=` or `!=` of strings against a variable bound to a list of strings
@@ -1239,8 +1258,8 @@ impl Env<'_> {
             ("replace", 3) => {
                 let text = self.arg_string(args, 0, f)?;
                 let pattern = self.arg_string(args, 1, f)?;
-                let re = self.regex(&pattern)?;
                 let with = self.arg_string(args, 2, f)?;
+                let re = self.regex(&pattern)?;
                 s(re.replace_all(&text, with.as_ref()).into_owned())
             }
             ("tokenize", 2) => {
@@ -2329,20 +2348,20 @@ impl<'a> Env<'a> {
     /// The elements of a name in a known namespace (or in none) below an item, from
     /// the document's index; `None` for any other test.
     fn named_below(&self, item: &Item, test: &Test) -> Option<&'a [NodeId]> {
-        let Test::Name(QName { prefix, local, .. }) = test else {
+        let Test::Name(q) = test else {
             return None;
-        };
-        let uri = match prefix.as_deref() {
-            None => "",
-            Some("*") => return None,
-            Some(p) => (self.ns)(p).unwrap_or("\u{0}"),
         };
         let below = match item {
             Item::Doc => None,
             Item::Node(n) => Some(*n),
             _ => return Some(&[]),
         };
-        Some(self.dom.named_below(uri, local, below))
+        let dom: &'a Dom = self.dom;
+        match self.known_key(q) {
+            Key::Is(Some(ns), name) => Some(dom.named_below((ns, name), below)),
+            Key::Is(None, _) => None,
+            Key::Never | Key::Unresolved => Some(&[]),
+        }
     }
 
     /// A name test's numbers in this document, resolved at its first use.
@@ -2358,6 +2377,26 @@ impl<'a> Env<'a> {
     #[inline(never)]
     fn resolve(&mut self, q: &QName) -> Key {
         let at = q.id as usize;
+        let k = self.computed_key(q);
+        if self.keys.len() <= at {
+            self.keys.resize(at + 1, Key::Unresolved);
+        }
+        if let Some(slot) = self.keys.get_mut(at) {
+            *slot = k;
+        }
+        k
+    }
+
+    /// A name test's numbers, as resolved or else computed (not kept).
+    fn known_key(&self, q: &QName) -> Key {
+        match self.keys.get(q.id as usize) {
+            Some(&Key::Unresolved) | None => self.computed_key(q),
+            Some(&k) => k,
+        }
+    }
+
+    /// A name test's numbers in this document, from its prefix and local name.
+    fn computed_key(&self, q: &QName) -> Key {
         let d = self.dom;
         let ns = match q.prefix.as_deref() {
             Some("*") => Some(None),
@@ -2366,17 +2405,10 @@ impl<'a> Env<'a> {
                 .map(Some),
             None => Some(Some(0)),
         };
-        let k = match (ns, d.name_number(&q.local)) {
+        match (ns, d.name_number(&q.local)) {
             (Some(ns), Some(name)) => Key::Is(ns, name),
             _ => Key::Never,
-        };
-        if self.keys.len() <= at {
-            self.keys.resize(at + 1, Key::Unresolved);
         }
-        if let Some(slot) = self.keys.get_mut(at) {
-            *slot = k;
-        }
-        k
     }
 
     /// The one item of an expression of at most one item, without building a
