@@ -27,7 +27,6 @@ use super::xpath::parse::{
 };
 use crate::en16931::artefacts::{Flag, Layer, ASSERTS, FUNCTIONS, VARIABLES};
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 /// A rule the document breaks, where.
@@ -422,6 +421,7 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report) {
     let _ = c.layer;
     let dom: &Dom = env.dom;
     let nodes = dom.len();
+    let mut memo = Memo::default();
     for pattern in &c.patterns {
         // The rule of each element: the first (highest priority) whose context holds it.
         let mut rule_of: Vec<Option<u16>> = vec![None; nodes];
@@ -442,7 +442,6 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report) {
                 }
             }
         }
-        let mut memo: HashMap<Memo<'_>, Outcome> = HashMap::new();
         let mut outcomes = Vec::new();
         for (n, r) in rule_of.iter().enumerate() {
             let (Some(r), Ok(node)) = (r, NodeId::try_from(n)) else {
@@ -461,9 +460,40 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report) {
 type Outcome = Result<bool, String>;
 
 /// What an assert kept by name and attributes reads of an element without children:
-/// the assert, the element's name and its attributes (up to two; an element with more
-/// is evaluated each time).
-type Memo<'d> = (usize, Option<(u32, u32)>, [Option<(&'d str, &'d str)>; 2]);
+/// its name and its attributes (up to two; an element with more is evaluated each
+/// time).
+type Seen<'d> = (Option<(u32, u32)>, [Option<(&'d str, &'d str)>; 2]);
+
+/// The outcomes of the asserts kept by name and attributes, by assert: at most
+/// [`MEMO_PER_ASSERT`] names and attributes each, found by comparing them (a few per
+/// assert: the amounts' currencies, the quantities' units), without hashing texts of
+/// the document.
+#[derive(Default)]
+struct Memo<'d> {
+    by_assert: Vec<Vec<(Seen<'d>, Outcome)>>,
+}
+
+/// How many names and attributes [`Memo`] keeps for one assert; past them an element
+/// is evaluated each time.
+const MEMO_PER_ASSERT: usize = 32;
+
+impl<'d> Memo<'d> {
+    fn get(&self, assert: usize, seen: &Seen<'d>) -> Option<&Outcome> {
+        let kept = self.by_assert.get(assert)?;
+        kept.iter().find(|(s, _)| s == seen).map(|(_, o)| o)
+    }
+
+    fn insert(&mut self, assert: usize, seen: Seen<'d>, outcome: Outcome) {
+        if self.by_assert.len() <= assert {
+            self.by_assert.resize_with(assert + 1, Vec::new);
+        }
+        if let Some(kept) = self.by_assert.get_mut(assert) {
+            if kept.len() < MEMO_PER_ASSERT {
+                kept.push((seen, outcome));
+            }
+        }
+    }
+}
 
 /// The outcome of each assert of a rule at an element, its variables bound there. An
 /// assert kept by name and attributes is evaluated once per name and attributes
@@ -473,7 +503,7 @@ fn evaluate<'d>(
     rule: &Rule,
     node: NodeId,
     env: &mut Env<'d>,
-    memo: &mut HashMap<Memo<'d>, Outcome>,
+    memo: &mut Memo<'d>,
     out: &mut Vec<Outcome>,
 ) {
     out.clear();
@@ -491,9 +521,9 @@ fn evaluate<'d>(
     for (i, test, kept) in &rule.asserts {
         let key = (*kept && leaf).then(|| {
             let mut attrs = dom.attributes(node);
-            (*i, dom.key(node), [attrs.next(), attrs.next()])
+            (dom.key(node), [attrs.next(), attrs.next()])
         });
-        if let Some(known) = key.as_ref().and_then(|k| memo.get(k)) {
+        if let Some(known) = key.as_ref().and_then(|k| memo.get(*i, k)) {
             out.push(known.clone());
             continue;
         }
@@ -502,7 +532,7 @@ fn evaluate<'d>(
             Err(e) => Err(format!("the test does not parse: {e}")),
         };
         if let Some(key) = key {
-            memo.insert(key, outcome.clone());
+            memo.insert(*i, key, outcome.clone());
         }
         out.push(outcome);
     }

@@ -100,3 +100,34 @@ fn only_asserts_reading_the_name_and_attributes_are_kept_by_them() {
         assert!(!kept(no), "{no}");
     }
 }
+
+fn seen(code: &str) -> Seen<'_> {
+    (Some((1, 2)), [Some(("currencyID", code)), None])
+}
+
+/// The outcomes kept by name and attributes are bounded per assert: past
+/// `MEMO_PER_ASSERT` an element is evaluated each time (nothing is found), and each
+/// assert keeps its own.
+#[test]
+fn kept_outcomes_are_bounded_per_assert_and_found_by_name_and_attributes() {
+    let codes: Vec<String> = (0..MEMO_PER_ASSERT + 8)
+        .map(|i| format!("Q{i:02}"))
+        .collect();
+    let mut memo = Memo::default();
+    for (i, code) in codes.iter().enumerate() {
+        memo.insert(7, seen(code), Ok(i % 2 == 0));
+    }
+    for (i, code) in codes.iter().enumerate() {
+        let found = memo.get(7, &seen(code));
+        if i < MEMO_PER_ASSERT {
+            assert_eq!(found, Some(&Ok(i % 2 == 0)), "{code}");
+        } else {
+            assert_eq!(found, None, "{code} is past the bound");
+        }
+        assert_eq!(memo.get(8, &seen(code)), None, "another assert");
+    }
+    assert_eq!(
+        memo.get(7, &(Some((1, 3)), [Some(("currencyID", "Q00")), None])),
+        None
+    );
+}
