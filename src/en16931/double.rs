@@ -19,7 +19,9 @@
 //!   one below 2^-93 (about 10^-28) is zero (a double holds both, up to 1.8·10^308 and
 //!   down to 4.9·10^-324);
 //! - a text with more than 28 digits after the point is read to 28 (a `Decimal`
-//!   rounds it) before it is rounded to a double.
+//!   rounds it), and one of more than 28 digits to its first 27 and a last digit that
+//!   says whether any after them is not 0, before it is rounded to a double: both
+//!   are exact for any value a double rounds alike, but for values below 10^-12.
 //!
 //! No amount is computed here: the rules that write an amount (`crate::en16931`)
 //! compute in decimals; this reproduces what the validator answers.
@@ -389,14 +391,48 @@ impl Double {
         if let Ok(d) = value {
             return Some(Self::of(if negative { -d } else { d }));
         }
+        Some(Self::long(&body, negative, power))
+    }
+
+    /// The double of digits `body` (`12.5`) × 10^power that a `Decimal` does not read
+    /// as they are (too many digits, or an exponent past its range).
+    fn long(body: &str, negative: bool, power: i64) -> Self {
         // past a `Decimal`: an infinity when the value is 1 or more, else zero
-        let whole = body.split('.').next().unwrap_or("").trim_start_matches('0');
-        let first = i64::try_from(whole.len()).unwrap_or(i64::MAX);
-        Some(if first.saturating_add(power) > 0 {
-            Self::Inf(negative)
+        let (whole, fraction) = body.split_once('.').unwrap_or((body, ""));
+        let whole = whole.trim_start_matches('0');
+        let zeros = fraction.len() - fraction.trim_start_matches('0').len();
+        if whole.is_empty() && zeros == fraction.len() {
+            return Self::Finite(Binary::ZERO);
+        }
+        // the value is 0.d… × 10^point
+        let point = if whole.is_empty() {
+            -i64::try_from(zeros).unwrap_or(i64::MAX)
         } else {
-            Self::Finite(Binary::ZERO)
-        })
+            i64::try_from(whole.len()).unwrap_or(i64::MAX)
+        };
+        let point = point.saturating_add(power);
+        if point > 29 {
+            return Self::Inf(negative);
+        }
+        if point < -28 {
+            return Self::Finite(Binary::ZERO);
+        }
+        // more digits than a `Decimal` holds: as many as its 28 places after the point
+        // and 28 digits allow, and a last 1 when any digit after them is not 0 (so that
+        // a value just past a halfway point between two doubles stays past it)
+        let digits: String = whole.chars().chain(fraction.chars()).collect();
+        let digits = digits.trim_start_matches('0');
+        let room = usize::try_from(27 + point.min(0)).unwrap_or(0).min(27);
+        let mut kept: String = digits.chars().take(room).collect();
+        if digits.bytes().skip(room).any(|b| b != b'0') {
+            kept.push('1');
+        }
+        let scale = i64::try_from(kept.len()).unwrap_or(0) - point;
+        match Decimal::from_scientific(&format!("{kept}e{}", -scale)) {
+            Ok(value) => Self::of(if negative { -value } else { value }),
+            Err(_) if point > 0 => Self::Inf(negative),
+            Err(_) => Self::Finite(Binary::ZERO),
+        }
     }
 
     /// The value as an `xs:decimal` (exactly, as Saxon casts it); `None` for an

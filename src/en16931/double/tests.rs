@@ -190,3 +190,48 @@ mod oracle {
         }
     }
 }
+
+/// Any text is read without a panic, however long its digits or large its exponent;
+/// a magnitude past a `Decimal` is an infinity (1 or more) or zero.
+#[test]
+fn any_text_is_read_or_refused_without_a_panic() {
+    for (text, v) in [
+        ("1e999999", Some(Double::Inf(false))),
+        ("-1e9999999999999999999999", Some(Double::Inf(true))),
+        ("1e-999999", Some(Double::of(Decimal::ZERO))),
+        ("0.000e999999", Some(Double::of(Decimal::ZERO))),
+        (
+            "99999999999999999999999999999999e-5",
+            Some(num("999999999999999999999999999.99999")),
+        ),
+        (
+            "123456789012345678901234567890123456789",
+            Some(Double::Inf(false)),
+        ),
+        (
+            "0.00000000000000000000000000000000001",
+            Some(Double::of(Decimal::ZERO)),
+        ),
+        // read to 28 places after the point, as a `Decimal` holds it
+        (
+            "0.00000000000000000000000001234567890123456789e0",
+            Some(num("0.0000000000000000000000000123")),
+        ),
+        (
+            "79228162514264337593543950336000e-3",
+            Some(Double::Inf(false)),
+        ),
+        ("1e+3", Some(num("1000"))),
+        ("1E-2", Some(num("0.01"))),
+        ("-", None),
+        (".", None),
+        ("+-1", None),
+        ("1e+-3", None),
+        ("１", None),
+    ] {
+        assert_eq!(Double::parse(text), v, "{text}");
+    }
+    proptest::proptest!(|(text in "[-+0-9.eE INFa]{0,40}")| {
+        let _ = Double::parse(&text).map(Double::string);
+    });
+}
