@@ -527,15 +527,9 @@ impl Env<'_> {
         })
     }
 
-    /// The compiled regular expression of a pattern, compiled once a document.
-    /// The compiled pattern, compiled once an evaluation and lent, not cloned: a clone
-    /// of a `Regex` starts a pool of match caches of its own, which its first match
-    /// then fills.
-    ///
-    /// The patterns are the artefacts' (a few tens), found by comparing texts: hashing
-    /// a pattern of a hundred characters cost more than the comparisons (2.4 M
-    /// instructions a check of the 500-line document). Past [`MAX_PATTERNS`] the
-    /// last one is replaced.
+    /// The compiled regular expression of a pattern, compiled once a document and
+    /// lent. The patterns are the artefacts' (a few tens), found by comparing their
+    /// texts, not hashing them; past [`MAX_PATTERNS`] the last one is replaced.
     fn regex(&mut self, pattern: &str) -> Result<&regex::Regex, Error> {
         let at = if let Some(at) = self.regexes.iter().position(|(p, _)| p == pattern) {
             at
