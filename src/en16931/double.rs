@@ -1,8 +1,9 @@
 //! `xs:double` as the official validator (Saxon) computes it, without a float.
 //!
 //! XPath 2.0 casts an untyped value to `xs:double` for arithmetic
-//! (`cbc:TaxableAmount + 1`), for `number()` and in a general comparison with a number. Saxon then computes
-//! in IEEE 754 binary64 and converts a double to `xs:decimal` exactly: `4999.01 + 1` is
+//! (`cbc:TaxableAmount + 1`), for `number()` and in a general comparison with a
+//! number. Saxon then computes in IEEE 754 binary64 and converts a double to
+//! `xs:decimal` exactly: `4999.01 + 1` is
 //! 5000.010000000000218278728425502777099609375, not 5000.01. The artefacts' BR-S-08,
 //! BR-AF-08 and BR-AG-08 compare such a value with a sum of decimals, so an evaluator
 //! that computes in decimals answers otherwise at the bounds of their ±1 tolerance.
@@ -18,10 +19,11 @@
 //! - a magnitude of 2^96 (about 7.9·10^28) or more is an infinity of its sign, and
 //!   one below 2^-93 (about 10^-28) is zero (a double holds both, up to 1.8·10^308 and
 //!   down to 4.9·10^-324);
-//! - a text with more than 28 digits after the point is read to 28 (a `Decimal`
-//!   rounds it), and one of more than 28 digits to its first 27 and a last digit that
-//!   says whether any after them is not 0, before it is rounded to a double: both
-//!   are exact for any value a double rounds alike, but for values below 10^-12.
+//! - a text with more than 28 digits after the point is read to 28 (as a `Decimal`
+//!   rounds it), and a text of more than 28 digits to its first 27 and one digit that
+//!   keeps whether any after them is not 0, before it is rounded to a double: the
+//!   double is the one the whole text rounds to unless the value is below 10^-11 or
+//!   the text lies within 10^-28 of a halfway point between two doubles.
 //!
 //! No amount is computed here: the rules that write an amount (`crate::en16931`)
 //! compute in decimals; this reproduces what the validator answers.
