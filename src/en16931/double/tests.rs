@@ -145,8 +145,8 @@ fn every_operation_rounds_as_ieee_754_binary64() {
     let oracle = include_str!("../../../tests/fixtures/double/oracle.txt");
     let mut checked = 0;
     for line in oracle.lines() {
-        let f: Vec<&str> = line.split(' ').collect();
-        let [a, b, add, sub, mul, div, rem, digits] = f.as_slice() else {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let [a, b, add, sub, mul, div, rem, digits] = fields.as_slice() else {
             panic!("a line of 8 fields: {line}");
         };
         let (x, y) = (num(a), num(b));
