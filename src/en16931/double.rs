@@ -28,6 +28,7 @@
 //! No amount is computed here: the rules that write an amount (`crate::en16931`)
 //! compute in decimals; this reproduces what the validator answers.
 
+use super::xpath::trim_xml;
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
 
@@ -209,6 +210,72 @@ impl std::fmt::Debug for Double {
     }
 }
 
+/// A trimmed text in `xs:double`'s lexical form, but `INF` and `NaN`, in parts: whether
+/// it is negative, its digits with at most one point as a `Decimal` reads them (`.5`
+/// as `0.5`, `5.` as `5`), and its exponent (0 without one; one past any `Decimal`
+/// keeps only its sign and size). `None` for any other text.
+fn parts(t: &str) -> Option<(bool, std::borrow::Cow<'_, str>, i64)> {
+    let (mantissa, exponent) = match t.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e)),
+        None => (t, None),
+    };
+    let unsigned = mantissa.strip_prefix(['-', '+']).unwrap_or(mantissa);
+    let lexical = unsigned.bytes().any(|b| b.is_ascii_digit())
+        && unsigned.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && unsigned.bytes().filter(|b| *b == b'.').count() <= 1;
+    if !lexical {
+        return None;
+    }
+    let power = match exponent {
+        None => 0i64,
+        Some(e) => {
+            let digits = e.strip_prefix(['-', '+']).unwrap_or(e);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let size = digits.trim_start_matches('0');
+            let size: i64 = if size.len() > 6 {
+                1_000_000
+            } else {
+                size.parse().unwrap_or(0)
+            };
+            if e.starts_with('-') {
+                -size
+            } else {
+                size
+            }
+        }
+    };
+    let body = unsigned.strip_suffix('.').unwrap_or(unsigned);
+    // a copy only for `.5`
+    let body = if body.starts_with('.') {
+        std::borrow::Cow::Owned(format!("0{body}"))
+    } else {
+        std::borrow::Cow::Borrowed(body)
+    };
+    Some((mantissa.starts_with('-'), body, power))
+}
+
+/// Digits (`12.5`) × 10^power as a `Decimal`, when one holds them.
+fn value(body: &str, power: i64) -> Option<Decimal> {
+    if power == 0 {
+        body.parse().ok()
+    } else {
+        Decimal::from_scientific(&format!("{body}e{power}")).ok()
+    }
+}
+
+/// The exact value of a number's text, white space trimmed, in `xs:double`'s lexical
+/// form (`9.324E3`, `.5`) when a `Decimal` holds it; `None` for another text, for
+/// `INF` and `NaN`, and past a `Decimal`. An untyped value compared with a number is
+/// read so first ([`Double::parse`] reads the same text as a double).
+#[must_use]
+pub fn exact(text: &str) -> Option<Decimal> {
+    let (negative, body, power) = parts(trim_xml(text))?;
+    let d = value(&body, power)?;
+    Some(if negative { -d } else { d })
+}
+
 /// The largest mantissa of a `Decimal`, 2^96 − 1.
 const MAX_MANTISSA: u128 = (1 << 96) - 1;
 
@@ -338,62 +405,18 @@ impl Double {
     /// other text.
     #[must_use]
     pub fn parse(text: &str) -> Option<Self> {
-        let t = text.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\r' | '\n'));
+        let t = trim_xml(text);
         match t {
             "INF" | "+INF" => return Some(Self::Inf(false)),
             "-INF" => return Some(Self::Inf(true)),
             "NaN" => return Some(Self::NaN),
             _ => {}
         }
-        let (mantissa, exponent) = match t.split_once(['e', 'E']) {
-            Some((m, e)) => (m, Some(e)),
-            None => (t, None),
-        };
-        let unsigned = mantissa.strip_prefix(['-', '+']).unwrap_or(mantissa);
-        let negative = mantissa.starts_with('-');
-        let lexical = unsigned.bytes().any(|b| b.is_ascii_digit())
-            && unsigned.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-            && unsigned.bytes().filter(|b| *b == b'.').count() <= 1;
-        if !lexical {
-            return None;
-        }
-        let power = match exponent {
-            None => 0i64,
-            Some(e) => {
-                let digits = e.strip_prefix(['-', '+']).unwrap_or(e);
-                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                    return None;
-                }
-                // an exponent past any `Decimal` only needs its sign and size
-                let size = digits.trim_start_matches('0');
-                let size: i64 = if size.len() > 6 {
-                    1_000_000
-                } else {
-                    size.parse().unwrap_or(0)
-                };
-                if e.starts_with('-') {
-                    -size
-                } else {
-                    size
-                }
-            }
-        };
-        // `.5` and `5.` as a `Decimal` reads them
-        let body = unsigned.strip_suffix('.').unwrap_or(unsigned);
-        let body = if body.starts_with('.') {
-            format!("0{body}")
-        } else {
-            body.to_owned()
-        };
-        let value = if power == 0 {
-            body.parse::<Decimal>()
-        } else {
-            Decimal::from_scientific(&format!("{body}e{power}"))
-        };
-        if let Ok(d) = value {
-            return Some(Self::of(if negative { -d } else { d }));
-        }
-        Some(Self::long(&body, negative, power))
+        let (negative, body, power) = parts(t)?;
+        Some(match value(&body, power) {
+            Some(d) => Self::of(if negative { -d } else { d }),
+            None => Self::long(&body, negative, power),
+        })
     }
 
     /// The double of digits `body` (`12.5`) × 10^power that a `Decimal` does not read

@@ -9,6 +9,11 @@
 
 use rust_decimal::Decimal;
 
+/// A text without XML's white space (space, tab, CR, LF) around it.
+pub(crate) fn trim_xml(s: &str) -> &str {
+    s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\r' | '\n'))
+}
+
 /// XPath's `normalize-space`: spaces, tabs, CR and LF collapsed and trimmed.
 pub(crate) fn normalize_space(s: &str) -> std::borrow::Cow<'_, str> {
     let ws = |c: char| matches!(c, ' ' | '\t' | '\r' | '\n');

@@ -43,7 +43,8 @@
 
 use super::parse::{any, focus_reads, parse, Arith, Axis, Cmp, Expr, QName, Reads, Step, Test};
 use crate::en16931::artefacts::{self, Instruction};
-use crate::en16931::double::Double;
+use crate::en16931::double::{self, Double};
+use crate::en16931::xpath::trim_xml;
 use crate::ubl::dom::{Dom, NodeId};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -167,7 +168,7 @@ impl Number {
 /// most 15 digits compare as their doubles do ([`Number::compare`]).
 fn compare_untyped(text: &str, d: Decimal) -> Option<Ordering> {
     let short = |d: Decimal| d.mantissa().unsigned_abs() < 1_000_000_000_000_000;
-    match parse_double(text) {
+    match double::exact(text) {
         Some(t) if short(t) && short(d) => Some(t.cmp(&d)),
         _ => Double::parse(text)?.compare(Double::of(d)),
     }
@@ -2884,11 +2885,6 @@ fn any_child(start: &Expr, steps: &[Step]) -> bool {
         && matches!(steps, [Step::Axis(Axis::Child, Test::Any, p)] if p.is_empty())
 }
 
-/// A text without the XML white space around it.
-fn trim_xml(s: &str) -> &str {
-    s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\r' | '\n'))
-}
-
 /// A text (white space trimmed) cast to `xs:decimal` or `xs:double`.
 fn cast_number(t: &str, ty: &str) -> Result<Item, Error> {
     if ty == "xs:double" {
@@ -2975,39 +2971,13 @@ fn numeric(a: &Atom) -> Result<Number, Error> {
     })
 }
 
-/// A number's text as `xs:double` reads it, trimmed: a decimal, or a decimal with an
-/// exponent (`9.324E3`, `1e3`), kept exactly when a `Decimal` holds it; anything else
-/// (`INF`, `NaN`, an exponent out of range) is NaN.
-fn parse_double(s: &str) -> Option<Decimal> {
-    let t = s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\r' | '\n'));
-    let Some((mantissa, exponent)) = t.split_once(['e', 'E']) else {
-        return parse_number(t);
-    };
-    let digits = exponent.strip_prefix(['-', '+']).unwrap_or(exponent);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    parse_number(mantissa)?;
-    Decimal::from_scientific(t).ok()
-}
-
-/// A number's text as `xs:decimal` reads it (no exponent), trimmed.
+/// A number's text as `xs:decimal` reads it, trimmed: `xs:double`'s lexical form
+/// without an exponent ([`double::exact`]).
 fn parse_number(s: &str) -> Option<Decimal> {
-    let t = s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\r' | '\n'));
-    if t.is_empty() || t.starts_with('+') && t.get(1..).is_some_and(|r| r.starts_with(['+', '-'])) {
+    if s.contains(['e', 'E']) {
         return None;
     }
-    let ok = t
-        .strip_prefix(['-', '+'])
-        .unwrap_or(t)
-        .bytes()
-        .all(|b| b.is_ascii_digit() || b == b'.')
-        && t.bytes().filter(|b| *b == b'.').count() <= 1
-        && t.bytes().any(|b| b.is_ascii_digit());
-    if !ok {
-        return None;
-    }
-    t.parse().ok()
+    double::exact(s)
 }
 
 fn integer(a: &Atom) -> Result<i64, Error> {
