@@ -145,7 +145,6 @@ impl Number {
     /// compared as they are: distinct such decimals are distinct doubles in the same
     /// order (a double holds 15 decimal digits), and that is most comparisons.
     fn compare(self, other: Self) -> Option<Ordering> {
-        let short = |d: Decimal| d.mantissa().unsigned_abs() < 1_000_000_000_000_000;
         match (self, other) {
             (Self::Dec(a), Self::Dec(b)) => Some(a?.cmp(&b?)),
             (Self::Dec(Some(a)), Self::Dbl(x)) | (Self::Dbl(x), Self::Dec(Some(a)))
@@ -163,11 +162,15 @@ impl Number {
     }
 }
 
+/// Whether a decimal has at most 15 digits: two such compare as their doubles do.
+fn short(d: Decimal) -> bool {
+    d.mantissa().unsigned_abs() < 1_000_000_000_000_000
+}
+
 /// An untyped text compared with a decimal, as XPath compares them (both as doubles);
 /// `None` when the text is not a number. The text is first read as a decimal: two of at
 /// most 15 digits compare as their doubles do ([`Number::compare`]).
 fn compare_untyped(text: &str, d: Decimal) -> Option<Ordering> {
-    let short = |d: Decimal| d.mantissa().unsigned_abs() < 1_000_000_000_000_000;
     match double::exact(text) {
         Some(t) if short(t) && short(d) => Some(t.cmp(&d)),
         _ => Double::parse(text)?.compare(Double::of(d)),
