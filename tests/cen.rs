@@ -123,3 +123,51 @@ fn cen_unit_tests_name_rules_the_engine_reports() {
         mismatched.len()
     );
 }
+
+/// Every assert a plan decides (`invoicing_core::ubl::xpath::plan`) answers as the
+/// evaluator does, on every element of every CEN case, of the EN 16931 and Peppol
+/// examples and of the Peppol fixtures (`engine::check_plans` evaluates both).
+#[test]
+fn plans_answer_as_the_evaluator_on_every_element() {
+    let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    let mut docs: Vec<(String, Vec<u8>)> = cases()
+        .iter()
+        .map(|case| {
+            let file = case["file"].as_str().unwrap().to_owned();
+            let doc = document(&mut files, &file, case);
+            (format!("{file} {}", case["case"]), doc)
+        })
+        .collect();
+    for dir in [
+        "tests/differential/examples/en16931",
+        "tests/fixtures/peppol",
+    ] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.display().to_string();
+            if name.to_lowercase().ends_with(".xml") {
+                docs.push((name, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let (mut compared, mut differ) = (0, Vec::new());
+    for (name, doc) in &docs {
+        let dom = invoicing_core::ubl::dom::Dom::read(doc).expect("a well-formed document");
+        let (report, plans) = invoicing_core::ubl::engine::check_plans(&dom);
+        assert_eq!(report, invoicing_core::ubl::engine::check(&dom), "{name}");
+        compared += plans.compared;
+        differ.extend(plans.differ.into_iter().map(|d| format!("{name}: {d}")));
+    }
+    println!(
+        "{compared} answers of plans checked on {} documents",
+        docs.len()
+    );
+    for d in differ.iter().take(30) {
+        println!("  differs: {d}");
+    }
+    assert!(differ.is_empty(), "{} answers differ", differ.len());
+    assert!(
+        compared > 100_000,
+        "only {compared} answers of plans checked"
+    );
+}

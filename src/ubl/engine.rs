@@ -25,6 +25,7 @@ use super::xpath::eval::{Env, Function, Item, Seq};
 use super::xpath::parse::{
     any, children_mut, focus_reads, parse, reads_outside, Axis, Expr, Step, Test,
 };
+use super::xpath::plan::Plan;
 use crate::en16931::artefacts::{Flag, Layer, ASSERTS, FUNCTIONS, VARIABLES};
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
@@ -57,9 +58,18 @@ pub struct Report {
 struct Rule {
     context: Result<Expr, String>,
     variables: Vec<(&'static str, Result<Expr, String>)>,
-    /// Each assert with whether its outcome is kept by what it reads (its element's
-    /// name and attributes only: [`focus_reads`]).
-    asserts: Vec<(usize, Result<Expr, String>, bool)>,
+    asserts: Vec<RuleAssert>,
+}
+
+/// An assert of a rule: its index in `ASSERTS`, its test, whether its outcome is kept
+/// by what it reads (its element's name and attributes only: [`focus_reads`]), and
+/// its test's plan if it has one ([`Plan`]: evaluated first; the evaluator answers
+/// where the plan does not).
+struct RuleAssert {
+    index: usize,
+    test: Result<Expr, String>,
+    kept: bool,
+    plan: Option<Plan>,
 }
 
 /// A pattern: its rules, by priority, highest first.
@@ -174,13 +184,18 @@ fn compile(layer: Layer) -> Compiled {
             ));
         }
         if let Some((_, rule)) = rules.last_mut() {
-            rule.asserts.push((i, parse(a.test), false));
+            rule.asserts.push(RuleAssert {
+                index: i,
+                test: parse(a.test),
+                kept: false,
+                plan: None,
+            });
         }
     }
     for (_, rules) in &mut patterns {
         for (_, rule) in rules.iter_mut() {
             let plain = rule.variables.is_empty();
-            for (_, e, kept) in &mut rule.asserts {
+            for RuleAssert { test: e, kept, .. } in &mut rule.asserts {
                 // an assert that reads only its element's name and attributes:
                 // the code-list and currency rules on every amount
                 // (`@currencyID = $documentCurrencyCode`,
@@ -215,6 +230,16 @@ fn compile(layer: Layer) -> Compiled {
             .collect(),
     };
     share(&mut compiled);
+    // planned once the shared paths are marked: a plan reads their values
+    for rule in compiled
+        .patterns
+        .iter_mut()
+        .flat_map(|p| p.rules.iter_mut())
+    {
+        for a in &mut rule.asserts {
+            a.plan = a.test.as_ref().ok().and_then(Plan::of);
+        }
+    }
     compiled
 }
 
@@ -232,11 +257,7 @@ fn expressions(c: &mut Compiled) -> Vec<&mut Expr> {
                 .iter_mut()
                 .filter_map(|(_, e)| e.as_mut().ok()),
         );
-        out.extend(
-            rule.asserts
-                .iter_mut()
-                .filter_map(|(_, e, _)| e.as_mut().ok()),
-        );
+        out.extend(rule.asserts.iter_mut().filter_map(|a| a.test.as_mut().ok()));
     }
     out
 }
@@ -376,6 +397,33 @@ const FUEL: u64 = 200_000_000;
 
 /// Every rule of the artefacts over a document.
 pub fn check(dom: &Dom) -> Report {
+    run(dom, &mut Plans::default())
+}
+
+/// The plans ([`Plan`]) checked against the evaluator on a document: each assert that
+/// a plan decides at an element is evaluated there again by the evaluator.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plans {
+    /// Whether to check (off: the plans answer alone, as in [`check`]).
+    pub verify: bool,
+    /// How many answers of plans were checked.
+    pub compared: usize,
+    /// Each answer that differs: rule id, location, the plan's and the evaluator's.
+    pub differ: Vec<String>,
+}
+
+/// [`check`], with each plan's answer checked against the evaluator's (for tests and
+/// fuzzing: every assert a plan decides is then evaluated twice).
+pub fn check_plans(dom: &Dom) -> (Report, Plans) {
+    let mut plans = Plans {
+        verify: true,
+        ..Plans::default()
+    };
+    let report = run(dom, &mut plans);
+    (report, plans)
+}
+
+fn run(dom: &Dom, plans: &mut Plans) -> Report {
     let mut report = Report::default();
     let customization = dom
         .children(dom.root())
@@ -389,12 +437,12 @@ pub fn check(dom: &Dom) -> Report {
     };
     let mut env = Env::new(dom, namespace, FUEL, &[]);
     for layer in [Layer::Cen, peppol] {
-        run_layer(compiled(layer), &mut env, &mut report);
+        run_layer(compiled(layer), &mut env, &mut report, plans);
     }
     report
 }
 
-fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report) {
+fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans: &mut Plans) {
     env.vars.clear();
     env.shared.clear();
     env.functions = &c.functions;
@@ -450,7 +498,7 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report) {
             let Some(rule) = pattern.rules.get(usize::from(*r)) else {
                 continue;
             };
-            evaluate(rule, node, env, &mut memo, &mut outcomes);
+            evaluate(rule, node, env, &mut memo, &mut outcomes, plans);
             record(rule, &outcomes, node, dom, report);
         }
     }
@@ -505,6 +553,7 @@ fn evaluate<'d>(
     env: &mut Env<'d>,
     memo: &mut Memo<'d>,
     out: &mut Vec<Outcome>,
+    plans: &mut Plans,
 ) {
     out.clear();
     let bound = env.vars.len();
@@ -518,7 +567,13 @@ fn evaluate<'d>(
     }
     let dom: &'d Dom = env.dom;
     let leaf = dom.subtree(node).len() == 1 && dom.attribute_count(node) <= 2;
-    for (i, test, kept) in &rule.asserts {
+    for RuleAssert {
+        index: i,
+        test,
+        kept,
+        plan,
+    } in &rule.asserts
+    {
         let key = (*kept && leaf).then(|| {
             let mut attrs = dom.attributes(node);
             (dom.key(node), [attrs.next(), attrs.next()])
@@ -527,9 +582,23 @@ fn evaluate<'d>(
             out.push(known.clone());
             continue;
         }
-        let outcome = match test {
-            Ok(t) => env.test_at(t, Item::Node(node)),
-            Err(e) => Err(format!("the test does not parse: {e}")),
+        let planned = plan.as_ref().and_then(|p| p.test(env, node));
+        let outcome = match (planned, test) {
+            (Some(v), Ok(t)) if plans.verify => {
+                let evaluated = env.test_at(t, Item::Node(node));
+                plans.compared += 1;
+                if evaluated != Ok(v) {
+                    let id = ASSERTS.get(*i).map_or("", |a| a.id);
+                    plans.differ.push(format!(
+                        "{id} at {}: planned {v}, evaluated {evaluated:?}",
+                        dom.location(node)
+                    ));
+                }
+                Ok(v)
+            }
+            (Some(v), _) => Ok(v),
+            (None, Ok(t)) => env.test_at(t, Item::Node(node)),
+            (None, Err(e)) => Err(format!("the test does not parse: {e}")),
         };
         if let Some(key) = key {
             memo.insert(*i, key, outcome.clone());
@@ -542,8 +611,8 @@ fn evaluate<'d>(
 /// A rule's failed asserts at an element are findings, and the ones that could not be
 /// evaluated are listed.
 fn record(rule: &Rule, outcomes: &[Outcome], node: NodeId, dom: &Dom, report: &mut Report) {
-    for ((i, _, _), outcome) in rule.asserts.iter().zip(outcomes) {
-        let Some(a) = ASSERTS.get(*i) else {
+    for (ra, outcome) in rule.asserts.iter().zip(outcomes) {
+        let Some(a) = ASSERTS.get(ra.index) else {
             continue;
         };
         match outcome {

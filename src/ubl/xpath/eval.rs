@@ -170,7 +170,7 @@ fn short(d: Decimal) -> bool {
 /// An untyped text compared with a decimal, as XPath compares them (both as doubles);
 /// `None` when the text is not a number. The text is first read as a decimal: two of at
 /// most 15 digits compare as their doubles do ([`Number::compare`]).
-fn compare_untyped(text: &str, d: Decimal) -> Option<Ordering> {
+pub(super) fn compare_untyped(text: &str, d: Decimal) -> Option<Ordering> {
     match double::exact(text) {
         Some(t) if short(t) && short(d) => Some(t.cmp(&d)),
         _ => Double::parse(text)?.compare(Double::of(d)),
@@ -246,7 +246,7 @@ impl Sum {
 
 /// A name test resolved against a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Key {
+pub(super) enum Key {
     Unresolved,
     /// No element or attribute of the document has that name.
     Never,
@@ -2343,6 +2343,51 @@ impl<'a> Env<'a> {
         }
     }
 
+    /// A name test resolved against this document ([`super::plan`]).
+    pub(super) fn key_of(&mut self, q: &QName) -> Key {
+        self.key(q)
+    }
+
+    /// Whether an element has a resolved name ([`super::plan`]).
+    pub(super) fn named(&self, key: Key, n: NodeId) -> bool {
+        self.dom.key(n).is_some_and(|x| key.holds(x))
+    }
+
+    /// The elements of a resolved name below an element (anywhere, for `None`), from
+    /// the document's index; `None` for a name in any namespace ([`super::plan`]).
+    pub(super) fn elements_named(&self, key: Key, below: Option<NodeId>) -> Option<&'a [NodeId]> {
+        let dom: &'a Dom = self.dom;
+        match key {
+            Key::Is(Some(ns), name) => Some(dom.named_below((ns, name), below)),
+            Key::Is(None, _) => None,
+            Key::Never | Key::Unresolved => Some(&[]),
+        }
+    }
+
+    /// Whether an element's attribute at an index has an unprefixed name, as
+    /// [`Self::passes`] tests it ([`super::plan`]).
+    pub(super) fn attribute_named(&mut self, q: &QName, n: NodeId, i: u32) -> bool {
+        match self.key(q) {
+            Key::Is(_, name) => self.dom.attribute_name_number(n, i as usize) == Some(name),
+            Key::Never | Key::Unresolved => false,
+        }
+    }
+
+    /// One step of the budget ([`super::plan`]).
+    pub(super) fn spend(&mut self) -> Result<(), Error> {
+        self.burn()
+    }
+
+    /// The value of an [`Expr::Shared`] path, with an element as the focus
+    /// ([`super::plan`]).
+    pub(super) fn shared_at(
+        &mut self,
+        e: &Expr,
+        node: NodeId,
+    ) -> Result<std::sync::Arc<Seq>, Error> {
+        self.shared_value(e, &Focus::at(Item::Node(node)))
+    }
+
     /// The elements of a name in a known namespace (or in none) below an item, from
     /// the document's index; `None` for any other test.
     fn named_below(&self, item: &Item, test: &Test) -> Option<&'a [NodeId]> {
@@ -3050,7 +3095,7 @@ fn cast(a: &Atom, ty: &str) -> Result<Item, Error> {
     }
 }
 
-fn ordering_ok(op: Cmp, o: Ordering) -> bool {
+pub(super) fn ordering_ok(op: Cmp, o: Ordering) -> bool {
     match op {
         Cmp::Eq => o == Ordering::Equal,
         Cmp::Ne => o != Ordering::Equal,

@@ -3,6 +3,7 @@
 
 pub mod eval;
 pub mod parse;
+pub mod plan;
 
 #[cfg(test)]
 mod tests;
