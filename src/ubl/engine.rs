@@ -25,7 +25,7 @@ use super::xpath::eval::{Env, Function, Item, Seq};
 use super::xpath::parse::{
     any, children_mut, focus_reads, parse, reads_outside, Axis, Expr, Step, Test,
 };
-use super::xpath::plan::Plan;
+use super::xpath::plan::{Plan, Select};
 use crate::en16931::artefacts::{Flag, Layer, ASSERTS, FUNCTIONS, VARIABLES};
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
@@ -57,6 +57,8 @@ pub struct Report {
 /// `ASSERTS`).
 struct Rule {
     context: Result<Expr, String>,
+    /// The context's plan, if it has one ([`Select`]).
+    select: Option<Select>,
     variables: Vec<(&'static str, Result<Expr, String>)>,
     asserts: Vec<RuleAssert>,
 }
@@ -178,6 +180,7 @@ fn compile(layer: Layer) -> Compiled {
                 a.priority,
                 Rule {
                     context: parse(&match_expr(a.context)),
+                    select: None,
                     variables,
                     asserts: Vec::new(),
                 },
@@ -236,6 +239,7 @@ fn compile(layer: Layer) -> Compiled {
         .iter_mut()
         .flat_map(|p| p.rules.iter_mut())
     {
+        rule.select = rule.context.as_ref().ok().and_then(Select::of);
         for a in &mut rule.asserts {
             a.plan = a.test.as_ref().ok().and_then(Plan::of);
         }
@@ -477,15 +481,13 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans
             let Ok(context) = &rule.context else {
                 continue;
             };
-            let Ok(matched) = env.eval_at(context, Item::Doc) else {
+            let Some(matched) = select(rule, context, env, plans) else {
                 continue;
             };
-            for item in matched {
-                if let Item::Node(n) = item {
-                    if let Some(slot) = rule_of.get_mut(n as usize) {
-                        if slot.is_none() {
-                            *slot = u16::try_from(r).ok();
-                        }
+            for n in matched {
+                if let Some(slot) = rule_of.get_mut(n as usize) {
+                    if slot.is_none() {
+                        *slot = u16::try_from(r).ok();
                     }
                 }
             }
@@ -502,6 +504,48 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans
             record(rule, &outcomes, node, dom, report);
         }
     }
+}
+
+/// The elements a rule's context selects (an element may come twice), by its plan
+/// where it decides, else by the evaluator; `None` when the context cannot be
+/// evaluated (its rule then fires nowhere).
+fn select(
+    rule: &Rule,
+    context: &Expr,
+    env: &mut Env<'_>,
+    plans: &mut Plans,
+) -> Option<Vec<NodeId>> {
+    let planned = rule.select.as_ref().and_then(|s| s.elements(env));
+    if let (Some(nodes), false) = (&planned, plans.verify) {
+        return Some(nodes.clone());
+    }
+    let evaluated: Option<Vec<NodeId>> = env.eval_at(context, Item::Doc).ok().map(|items| {
+        items
+            .into_iter()
+            .filter_map(|i| match i {
+                Item::Node(n) => Some(n),
+                _ => None,
+            })
+            .collect()
+    });
+    if let Some(planned) = planned {
+        plans.compared += 1;
+        let set = |v: &[NodeId]| {
+            let mut v = v.to_vec();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        if evaluated.as_deref().map(set) != Some(set(&planned)) {
+            plans.differ.push(format!(
+                "context {context:?}: planned {} elements, evaluated {:?}",
+                planned.len(),
+                evaluated.as_ref().map(Vec::len)
+            ));
+        }
+        return Some(planned);
+    }
+    evaluated
 }
 
 /// An assert's outcome: held, failed, or could not be evaluated (why).

@@ -2378,14 +2378,13 @@ impl<'a> Env<'a> {
         self.burn()
     }
 
-    /// The value of an [`Expr::Shared`] path, with an element as the focus
-    /// ([`super::plan`]).
+    /// The value of an [`Expr::Shared`] path ([`super::plan`]).
     pub(super) fn shared_at(
         &mut self,
         e: &Expr,
-        node: NodeId,
+        focus: Item,
     ) -> Result<std::sync::Arc<Seq>, Error> {
-        self.shared_value(e, &Focus::at(Item::Node(node)))
+        self.shared_value(e, &Focus::at(focus))
     }
 
     /// The elements of a name in a known namespace (or in none) below an item, from

@@ -19,7 +19,7 @@
 //! `plans_answer_as_the_evaluator_on_every_element` runs both on every element of the
 //! CEN unit tests and the examples and asserts they agree.
 
-use super::eval::{compare_untyped, ordering_ok, Env, Item};
+use super::eval::{compare_untyped, ordering_ok, Env, Item, Key};
 use super::parse::{Axis, Cmp, Expr, QName, Step, Test};
 use crate::en16931::xpath::normalize_space;
 use crate::ubl::dom::NodeId;
@@ -47,6 +47,9 @@ pub enum Plan {
     /// string value (or, with a text, that text computed at each node: the path's last
     /// step `…/normalize-space(cbc:ID) = 'VAT'`) against it; true when one holds.
     Any(Nodes, Option<Text>, Cmp, Lit),
+    /// A path whose last step is a boolean (`cac:TaxScheme/(… = 'VAT')`): false for no
+    /// node, the boolean at the one node (several: not planned at run time).
+    One(Nodes, Box<Plan>),
 }
 
 /// Which of the string tests.
@@ -70,6 +73,9 @@ pub enum Lit {
 pub enum Text {
     Lit(String),
     Focus,
+    /// `name()`, `local-name()` of the focus (as the evaluator reads them: the local
+    /// name).
+    Name,
     Of(Nodes),
     Normalize(Box<Text>),
     Upper(Box<Text>),
@@ -98,8 +104,12 @@ enum Start {
 enum PStep {
     Parent,
     Child(QName, Vec<Plan>),
+    /// `*`.
+    ChildAny(Vec<Plan>),
     /// `//name`: every element of the name below (the document's: any).
     Below(QName, Vec<Plan>),
+    /// `//*`: every element below.
+    BelowAny(Vec<Plan>),
     Attr(QName),
 }
 
@@ -131,12 +141,49 @@ impl Plan {
                 ("contains", [a, b]) => Plan::Has(Has::Contains, Text::of(a)?, Text::of(b)?),
                 ("starts-with", [a, b]) => Plan::Has(Has::StartsWith, Text::of(a)?, Text::of(b)?),
                 ("ends-with", [a, b]) => Plan::Has(Has::EndsWith, Text::of(a)?, Text::of(b)?),
-                _ => return None,
+                // a string's value as a test: whether it is not empty
+                _ => Plan::Str(Text::of_call(e)?, Cmp::Ne, String::new()),
             },
-            Expr::Path(..) | Expr::Context | Expr::Shared(..) => Plan::Exists(Nodes::of(e)?),
+            Expr::Path(start, steps) => match steps.split_last() {
+                Some((Step::Expr(last), prefix)) => Plan::One(
+                    Nodes::of(&Expr::Path(start.clone(), prefix.to_vec()))?,
+                    Box::new(Plan::boolean(last)?),
+                ),
+                _ => Plan::Exists(Nodes::of(e)?),
+            },
+            Expr::Context | Expr::Shared(..) => Plan::Exists(Nodes::of(e)?),
             Expr::Compare(op, true, a, b) => Plan::compare(*op, a, b)?,
             _ => return None,
         })
+    }
+
+    /// The plan of an expression whose value is a boolean (not nodes: a path's
+    /// boolean is whether it reaches a node).
+    fn boolean(e: &Expr) -> Option<Plan> {
+        match e {
+            Expr::Seq(list) => match list.as_slice() {
+                [one] => Plan::boolean(one),
+                _ => None,
+            },
+            Expr::Compare(..) | Expr::And(..) | Expr::Or(..) => Plan::of(e),
+            Expr::Call(name, _)
+                if matches!(
+                    name.as_str(),
+                    "not"
+                        | "exists"
+                        | "empty"
+                        | "boolean"
+                        | "contains"
+                        | "starts-with"
+                        | "ends-with"
+                        | "true"
+                        | "false"
+                ) =>
+            {
+                Plan::of(e)
+            }
+            _ => None,
+        }
     }
 
     /// A general comparison with a literal on the right.
@@ -218,6 +265,20 @@ impl Plan {
                     Has::EndsWith => a.ends_with(b.as_ref()),
                 }
             }
+            Plan::One(p, test) => {
+                let mut one: Option<At> = None;
+                let mut many = false;
+                p.walk(env, here, &mut |_, at| {
+                    many = one.is_some();
+                    one = Some(at);
+                    Some(!many)
+                })?;
+                match one {
+                    _ if many => return None,
+                    Some(at) => test.at(env, at)?,
+                    None => false,
+                }
+            }
             Plan::Any(p, text, op, lit) => {
                 let mut hit = false;
                 p.walk(env, here, &mut |env, at| {
@@ -280,6 +341,7 @@ impl Text {
         };
         Some(match (name.as_str(), args.as_slice()) {
             ("string", []) => Text::Focus,
+            ("name" | "local-name", []) => Text::Name,
             ("string", [x]) => Text::of(x)?,
             ("normalize-space", []) => Text::Normalize(Box::new(Text::Focus)),
             ("normalize-space", [x]) => Text::Normalize(Box::new(Text::of(x)?)),
@@ -298,6 +360,10 @@ impl Text {
         Some(match self {
             Text::Lit(s) => Cow::Borrowed(s.as_str()),
             Text::Focus => string_value(env, here)?,
+            Text::Name => match here {
+                At::Node(n) => Cow::Borrowed(env.dom.name(n)),
+                _ => return None,
+            },
             Text::Of(p) => {
                 let mut one: Option<At> = None;
                 let mut many = false;
@@ -376,13 +442,21 @@ impl Nodes {
                     out.push(PStep::Child(q.clone(), planned()?));
                     single = false;
                 }
+                (Axis::Child, Test::Any) => {
+                    out.push(PStep::ChildAny(planned()?));
+                    single = false;
+                }
                 (Axis::DescendantOrSelf, Test::Node) if preds.is_empty() && single => {
-                    let Some(Step::Axis(Axis::Child, Test::Name(q), preds)) = steps.get(i) else {
+                    let Some(Step::Axis(Axis::Child, test, preds)) = steps.get(i) else {
                         return None;
                     };
                     i += 1;
                     let preds = preds.iter().map(Plan::of).collect::<Option<Vec<_>>>()?;
-                    out.push(PStep::Below(q.clone(), preds));
+                    out.push(match test {
+                        Test::Name(q) => PStep::Below(q.clone(), preds),
+                        Test::Any => PStep::BelowAny(preds),
+                        _ => return None,
+                    });
                     single = false;
                 }
                 (Axis::Attribute, Test::Name(q))
@@ -416,8 +490,10 @@ impl Nodes {
                 step(&self.steps, env, At::Doc, visit)?;
             }
             Start::Shared(e) => {
-                let At::Node(focus) = here else {
-                    return None;
+                let focus = match here {
+                    At::Node(n) => Item::Node(n),
+                    At::Doc => Item::Doc,
+                    At::Attr(..) => return None,
                 };
                 let value = env.shared_at(e, focus).ok()?;
                 for item in value.iter() {
@@ -452,27 +528,20 @@ fn step(
         (PStep::Parent, At::Node(n)) => step(rest, env, At::Node(d.parent(n)?), visit),
         (PStep::Child(q, preds), At::Node(n)) => {
             let key = env.key_of(q);
-            for c in d.children(n) {
-                if !env.named(key, c) {
-                    continue;
-                }
-                if !holds(preds, env, c)? {
-                    continue;
-                }
-                if !step(rest, env, At::Node(c), visit)? {
-                    return Some(false);
-                }
-            }
-            Some(true)
+            each(d.children(n), Some(key), preds, rest, env, visit)
         }
         (PStep::Child(q, preds), At::Doc) => {
-            let root = d.root();
             let key = env.key_of(q);
-            if env.named(key, root) && holds(preds, env, root)? {
-                return step(rest, env, At::Node(root), visit);
-            }
-            Some(true)
+            each(
+                std::iter::once(d.root()),
+                Some(key),
+                preds,
+                rest,
+                env,
+                visit,
+            )
         }
+        (PStep::ChildAny(preds), At::Node(n)) => each(d.children(n), None, preds, rest, env, visit),
         (PStep::Below(q, preds), At::Doc | At::Node(_)) => {
             let below = match at {
                 At::Node(n) => Some(n),
@@ -480,16 +549,13 @@ fn step(
             };
             let key = env.key_of(q);
             let all = env.elements_named(key, below)?;
-            for &c in all {
-                env.spend().ok()?;
-                if !holds(preds, env, c)? {
-                    continue;
-                }
-                if !step(rest, env, At::Node(c), visit)? {
-                    return Some(false);
-                }
-            }
-            Some(true)
+            each(all.iter().copied(), None, preds, rest, env, visit)
+        }
+        (PStep::BelowAny(preds), At::Node(n)) => {
+            each(d.subtree(n).skip(1), None, preds, rest, env, visit)
+        }
+        (PStep::BelowAny(preds), At::Doc) => {
+            each(d.subtree(d.root()), None, preds, rest, env, visit)
         }
         (PStep::Attr(q), At::Node(n)) => {
             let count = u32::try_from(d.attribute_count(n)).ok()?;
@@ -504,6 +570,28 @@ fn step(
     }
 }
 
+/// The rest of the steps from each element of `elements` that has the name (any, for
+/// `None`) and where the predicates hold: `Some(false)` once `visit` asked to stop.
+fn each(
+    elements: impl Iterator<Item = NodeId>,
+    name: Option<Key>,
+    preds: &[Plan],
+    rest: &[PStep],
+    env: &mut Env<'_>,
+    visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
+) -> Option<bool> {
+    for c in elements {
+        env.spend().ok()?;
+        if name.is_some_and(|k| !env.named(k, c)) || !holds(preds, env, c)? {
+            continue;
+        }
+        if !step(rest, env, At::Node(c), visit)? {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
 /// Whether every predicate holds at an element.
 fn holds(preds: &[Plan], env: &mut Env<'_>, n: NodeId) -> Option<bool> {
     for p in preds {
@@ -512,4 +600,40 @@ fn holds(preds: &[Plan], env: &mut Env<'_>, n: NodeId) -> Option<bool> {
         }
     }
     Some(true)
+}
+
+/// A rule's context, planned: the union of the paths it selects from the document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Select(Vec<Nodes>);
+
+impl Select {
+    /// The plan of a context, if each path of its union is planned.
+    pub fn of(e: &Expr) -> Option<Select> {
+        fn gather(e: &Expr, out: &mut Vec<Nodes>) -> Option<()> {
+            if let Expr::Union(a, b) = e {
+                gather(a, out)?;
+                return gather(b, out);
+            }
+            out.push(Nodes::of(e)?);
+            Some(())
+        }
+        let mut out = Vec::new();
+        gather(e, &mut out)?;
+        Some(Select(out))
+    }
+
+    /// The elements the context selects from the document, each path's in turn (an
+    /// element reached by two paths comes twice); `None` when a step is not decided.
+    pub fn elements(&self, env: &mut Env<'_>) -> Option<Vec<NodeId>> {
+        let mut out = Vec::new();
+        for p in &self.0 {
+            p.walk(env, At::Doc, &mut |_, at| {
+                if let At::Node(n) = at {
+                    out.push(n);
+                }
+                Some(true)
+            })?;
+        }
+        Some(out)
+    }
 }
