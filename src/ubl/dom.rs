@@ -68,6 +68,9 @@ pub struct Dom {
     /// The elements of each (namespace, local name), in document order: built when a
     /// rule first asks for the elements of a name below some element.
     by_name: std::cell::OnceCell<ByName>,
+    /// The attributes of each local name (element, index), in document order: built
+    /// when a rule first asks for the attributes of a name anywhere (`//@schemeName`).
+    by_attribute: std::cell::OnceCell<Vec<Vec<(NodeId, u32)>>>,
 }
 
 /// The slots of the reader's table of recent names.
@@ -537,6 +540,39 @@ impl Dom {
                 let range = self.subtree(id);
                 let lo = all.partition_point(|&n| n <= range.start);
                 let hi = all.partition_point(|&n| n < range.end);
+                all.get(lo..hi).unwrap_or(&[])
+            }
+        }
+    }
+
+    /// The attributes of the local name numbered `name` ([`Self::name_number`]) on
+    /// `id` and every element below it (on every element, for `None`), in document
+    /// order: (element, index of the attribute). The index is built at the first call.
+    pub fn attributes_named(&self, name: u32, id: Option<NodeId>) -> &[(NodeId, u32)] {
+        let index = self.by_attribute.get_or_init(|| {
+            let mut by: Vec<Vec<(NodeId, u32)>> = Vec::new();
+            for (i, n) in self.nodes.iter().enumerate() {
+                let node = NodeId::try_from(i).unwrap_or(NONE);
+                let attrs = self.attrs.get(n.attrs.start as usize..n.attrs.end as usize);
+                for (k, a) in attrs.unwrap_or(&[]).iter().enumerate() {
+                    let at = a.name as usize;
+                    if by.len() <= at {
+                        by.resize_with(at + 1, Vec::new);
+                    }
+                    if let Some(list) = by.get_mut(at) {
+                        list.push((node, u32::try_from(k).unwrap_or(u32::MAX)));
+                    }
+                }
+            }
+            by
+        });
+        let all = index.get(name as usize).map_or(&[][..], Vec::as_slice);
+        match id {
+            None => all,
+            Some(id) => {
+                let range = self.subtree(id);
+                let lo = all.partition_point(|&(n, _)| n < range.start);
+                let hi = all.partition_point(|&(n, _)| n < range.end);
                 all.get(lo..hi).unwrap_or(&[])
             }
         }

@@ -2373,6 +2373,21 @@ impl<'a> Env<'a> {
         }
     }
 
+    /// The attributes of an unprefixed name on an element and every element below it
+    /// (on every element, for `None`), as [`Self::passes`] tests their names
+    /// ([`super::plan`]).
+    pub(super) fn attributes_named(
+        &mut self,
+        q: &QName,
+        below: Option<NodeId>,
+    ) -> &'a [(NodeId, u32)] {
+        let dom: &'a Dom = self.dom;
+        match self.key(q) {
+            Key::Is(_, name) => dom.attributes_named(name, below),
+            Key::Never | Key::Unresolved => &[],
+        }
+    }
+
     /// One step of the budget ([`super::plan`]).
     pub(super) fn spend(&mut self) -> Result<(), Error> {
         self.burn()

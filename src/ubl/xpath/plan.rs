@@ -83,9 +83,10 @@ pub enum Text {
     Concat(Vec<Text>),
 }
 
-/// A path that reaches each node once, in document order: from the focus (up its
-/// parents first), from the document, or from a shared path's value; then child steps
-/// by name, at most one `//name`, and an attribute last.
+/// A path that reaches each node once (not always in document order: no plan needs
+/// it): from the focus (up its parents first), from the document, or from a shared
+/// path's value; then child steps by name, at most one `//name`, and an attribute
+/// last.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Nodes {
     start: Start,
@@ -106,6 +107,16 @@ enum PStep {
     Child(QName, Vec<Plan>),
     /// `*`.
     ChildAny(Vec<Plan>),
+    /// `(a[p] | b[q] …)`: the children of any of the names, where their predicates
+    /// hold (each once).
+    ChildIn(Vec<(QName, Vec<Plan>)>),
+    /// Child steps by name without predicates (`(cac:InvoiceLine | cac:CreditNoteLine)
+    /// /cac:Item/cac:Name`, each level one of its names), at least two: found from the
+    /// document's index of the last name, each element's parents then checked (most
+    /// such paths of the artefacts reach nothing).
+    Chain(Vec<Vec<QName>>),
+    /// `//@name`: the attributes of the name on every element from here down.
+    BelowAttr(QName),
     /// `//name`: every element of the name below (the document's: any).
     Below(QName, Vec<Plan>),
     /// `//*`: every element below.
@@ -411,6 +422,7 @@ impl Text {
 impl Nodes {
     /// A path that reaches each node once in document order, if `e` is one.
     fn of(e: &Expr) -> Option<Nodes> {
+        let mut out = Vec::new();
         let (start, steps): (Start, &[Step]) = match e {
             Expr::Context => (Start::Focus, &[]),
             Expr::Shared(..) => (Start::Shared(e.clone()), &[]),
@@ -418,13 +430,18 @@ impl Nodes {
                 Expr::Context => (Start::Focus, steps),
                 Expr::Root => (Start::Doc, steps),
                 Expr::Shared(..) => (Start::Shared((**start).clone()), steps),
-                _ => return None,
+                // `(cac:InvoiceLine | cac:CreditNoteLine)/…`
+                union => {
+                    let mut names = Vec::new();
+                    child_union(union, &mut names)?;
+                    out.push(PStep::ChildIn(names));
+                    (Start::Focus, steps)
+                }
             },
             _ => return None,
         };
-        let mut out = Vec::new();
         // one node so far (the focus and its parents, the document): a `//` may follow
-        let mut single = !matches!(start, Start::Shared(_));
+        let mut single = !matches!(start, Start::Shared(_)) && out.is_empty();
         let mut i = 0;
         while let Some(step) = steps.get(i) {
             i += 1;
@@ -447,6 +464,13 @@ impl Nodes {
                     single = false;
                 }
                 (Axis::DescendantOrSelf, Test::Node) if preds.is_empty() && single => {
+                    if let Some(Step::Axis(Axis::Attribute, Test::Name(q), preds)) = steps.get(i) {
+                        if !preds.is_empty() || i + 1 != steps.len() || q.prefix.is_some() {
+                            return None;
+                        }
+                        out.push(PStep::BelowAttr(q.clone()));
+                        break;
+                    }
                     let Some(Step::Axis(Axis::Child, test, preds)) = steps.get(i) else {
                         return None;
                     };
@@ -467,11 +491,17 @@ impl Nodes {
                 _ => return None,
             }
         }
-        Some(Nodes { start, steps: out })
+        Some(Nodes {
+            start,
+            steps: chained(out),
+        })
     }
 
     fn ends_in_attribute(&self) -> bool {
-        matches!(self.steps.last(), Some(PStep::Attr(_)))
+        matches!(
+            self.steps.last(),
+            Some(PStep::Attr(_) | PStep::BelowAttr(_))
+        )
     }
 
     /// Visits each node the path reaches from `here` until `visit` answers
@@ -542,6 +572,37 @@ fn step(
             )
         }
         (PStep::ChildAny(preds), At::Node(n)) => each(d.children(n), None, preds, rest, env, visit),
+        (PStep::ChildIn(names), At::Node(n)) => {
+            for c in d.children(n) {
+                env.spend().ok()?;
+                let mut hit = false;
+                for (q, preds) in names {
+                    let key = env.key_of(q);
+                    if env.named(key, c) && holds(preds, env, c)? {
+                        hit = true;
+                        break;
+                    }
+                }
+                if hit && !step(rest, env, At::Node(c), visit)? {
+                    return Some(false);
+                }
+            }
+            Some(true)
+        }
+        (PStep::Chain(levels), At::Doc | At::Node(_)) => chain(levels, rest, env, at, visit),
+        (PStep::BelowAttr(q), At::Doc | At::Node(_)) => {
+            let below = match at {
+                At::Node(n) => Some(n),
+                _ => None,
+            };
+            for &(n, i) in env.attributes_named(q, below) {
+                env.spend().ok()?;
+                if !visit(env, At::Attr(n, i))? {
+                    return Some(false);
+                }
+            }
+            Some(true)
+        }
         (PStep::Below(q, preds), At::Doc | At::Node(_)) => {
             let below = match at {
                 At::Node(n) => Some(n),
@@ -570,6 +631,55 @@ fn step(
     }
 }
 
+/// [`PStep::Chain`] from `at`: each element of the last level's names below it whose
+/// parents up to `at` have the names of the levels above.
+fn chain(
+    levels: &[Vec<QName>],
+    rest: &[PStep],
+    env: &mut Env<'_>,
+    at: At,
+    visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
+) -> Option<bool> {
+    let d = env.dom;
+    let below = match at {
+        At::Node(n) => Some(n),
+        _ => None,
+    };
+    let keys: Vec<Vec<Key>> = levels
+        .iter()
+        .map(|l| l.iter().map(|q| env.key_of(q)).collect())
+        .collect();
+    let (last_keys, above_keys) = keys.split_last()?;
+    for key in last_keys {
+        // an element of two names of a level is reached once: the first name's
+        let all = env.elements_named(*key, below)?;
+        'found: for &c in all {
+            env.spend().ok()?;
+            if last_keys
+                .iter()
+                .take_while(|k| *k != key)
+                .any(|k| env.named(*k, c))
+            {
+                continue;
+            }
+            let mut up = c;
+            for level in above_keys.iter().rev() {
+                up = match d.parent(up) {
+                    Some(p) if level.iter().any(|k| env.named(*k, p)) => p,
+                    _ => continue 'found,
+                };
+            }
+            if d.parent(up) != below {
+                continue;
+            }
+            if !step(rest, env, At::Node(c), visit)? {
+                return Some(false);
+            }
+        }
+    }
+    Some(true)
+}
+
 /// The rest of the steps from each element of `elements` that has the name (any, for
 /// `None`) and where the predicates hold: `Some(false)` once `visit` asked to stop.
 fn each(
@@ -590,6 +700,60 @@ fn each(
         }
     }
     Some(true)
+}
+
+/// Runs of at least two child steps by name without predicates made [`PStep::Chain`].
+fn chained(steps: Vec<PStep>) -> Vec<PStep> {
+    let level = |s: &PStep| match s {
+        PStep::Child(q, preds) if preds.is_empty() => Some(vec![q.clone()]),
+        PStep::ChildIn(names) if names.iter().all(|(_, p)| p.is_empty()) => {
+            Some(names.iter().map(|(q, _)| q.clone()).collect())
+        }
+        _ => None,
+    };
+    let mut out: Vec<PStep> = Vec::new();
+    let mut run: Vec<(PStep, Vec<QName>)> = Vec::new();
+    let flush = |run: &mut Vec<(PStep, Vec<QName>)>, out: &mut Vec<PStep>| {
+        if run.len() >= 2 {
+            out.push(PStep::Chain(run.drain(..).map(|(_, l)| l).collect()));
+        } else {
+            out.extend(run.drain(..).map(|(s, _)| s));
+        }
+    };
+    for s in steps {
+        if let Some(l) = level(&s) {
+            run.push((s, l));
+        } else {
+            flush(&mut run, &mut out);
+            out.push(s);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+/// The names of a union of child steps (`(a[p] | b)`, in parentheses or not), each
+/// with its predicates.
+fn child_union(e: &Expr, out: &mut Vec<(QName, Vec<Plan>)>) -> Option<()> {
+    match e {
+        Expr::Seq(list) => match list.as_slice() {
+            [one] => child_union(one, out),
+            _ => None,
+        },
+        Expr::Union(a, b) => {
+            child_union(a, out)?;
+            child_union(b, out)
+        }
+        Expr::Path(start, steps) => match (&**start, steps.as_slice()) {
+            (Expr::Context, [Step::Axis(Axis::Child, Test::Name(q), preds)]) => {
+                let preds = preds.iter().map(Plan::of).collect::<Option<Vec<_>>>()?;
+                out.push((q.clone(), preds));
+                Some(())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Whether every predicate holds at an element.
