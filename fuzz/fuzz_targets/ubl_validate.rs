@@ -5,6 +5,8 @@
 //!
 //! Invariants:
 //! - validating never panics and is deterministic (the same bytes, the same report);
+//! - every answer of a plan (`ubl::xpath::plan`: an assert's test or a rule's context
+//!   walked in place) is the evaluator's on the same element (`engine::check_plans`);
 //! - every finding is located (`/*:Invoice[…][1]/…`, an XPath from the root) and has
 //!   its artefact's text; every assert left unevaluated says why;
 //! - a UBL the received reader reads has as its `checks` exactly the engine's
@@ -18,11 +20,13 @@ fuzz_target!(|bytes: &[u8]| {
     let Ok(report) = invoicing_core::ubl::validate(bytes) else {
         return;
     };
-    assert_eq!(
-        invoicing_core::ubl::validate(bytes).ok().as_ref(),
-        Some(&report),
-        "validating is deterministic"
-    );
+    // the same bytes once more, each plan's answer checked against the evaluator's
+    let Ok(dom) = invoicing_core::ubl::dom::Dom::read(bytes) else {
+        panic!("read once, not twice");
+    };
+    let (again, plans) = invoicing_core::ubl::engine::check_plans(&dom);
+    assert_eq!(again, report, "validating is deterministic");
+    assert!(plans.differ.is_empty(), "plans differ: {:?}", plans.differ);
     for f in &report.findings {
         // an element in no namespace is written `/name[1]`, one in a namespace `/*:name[…][1]`
         assert!(f.location.starts_with('/'), "{}: {}", f.rule, f.location);

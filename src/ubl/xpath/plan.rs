@@ -572,6 +572,9 @@ fn step(
             )
         }
         (PStep::ChildAny(preds), At::Node(n)) => each(d.children(n), None, preds, rest, env, visit),
+        (PStep::ChildAny(preds), At::Doc) => {
+            each(std::iter::once(d.root()), None, preds, rest, env, visit)
+        }
         (PStep::ChildIn(names), At::Node(n)) => {
             for c in d.children(n) {
                 env.spend().ok()?;
@@ -801,3 +804,6 @@ impl Select {
         Some(out)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,108 @@
+use super::{Plan, Select};
+use crate::ubl::dom::Dom;
+use crate::ubl::engine::namespace;
+use crate::ubl::xpath::eval::{Env, Item};
+use crate::ubl::xpath::parse::parse;
+
+const DOC: &str = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cbc:ID> 12 </cbc:ID><cbc:BuyerReference> </cbc:BuyerReference><cac:InvoiceLine><cbc:ID>1</cbc:ID><cbc:Note>a</cbc:Note><cbc:LineExtensionAmount currencyID="EUR">10.505</cbc:LineExtensionAmount><cac:Item><cbc:Name>x</cbc:Name><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cac:TaxScheme><cbc:ID>vat</cbc:ID></cac:TaxScheme></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:CreditNoteLine><cbc:ID>2</cbc:ID><cbc:ID>3</cbc:ID><cbc:Note>b</cbc:Note><cbc:Note>c</cbc:Note><cbc:LineExtensionAmount currencyID="USD">abc</cbc:LineExtensionAmount><cac:Item><cbc:Name>y</cbc:Name></cac:Item></cac:CreditNoteLine></Invoice>"#;
+
+/// Each line of the document (an `InvoiceLine`, then a `CreditNoteLine`) and the root.
+fn places(dom: &Dom) -> Vec<u32> {
+    let mut out = vec![dom.root()];
+    out.extend(
+        dom.children(dom.root())
+            .filter(|&c| dom.name(c).ends_with("Line")),
+    );
+    out
+}
+
+/// The plan's answer and the evaluator's at each place.
+fn both(expr: &str) -> Vec<(Option<bool>, Result<bool, String>)> {
+    let dom = Dom::read(DOC.as_bytes()).unwrap();
+    let e = parse(expr).unwrap();
+    let plan = Plan::of(&e).unwrap_or_else(|| panic!("{expr} is planned"));
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    places(&dom)
+        .into_iter()
+        .map(|n| (plan.test(&mut env, n), env.test_at(&e, Item::Node(n))))
+        .collect()
+}
+
+#[test]
+fn a_plan_answers_as_the_evaluator_where_it_decides() {
+    for expr in [
+        "count(cbc:Note) <= 1",
+        "exists(cbc:LineExtensionAmount)",
+        "normalize-space(cac:Item/cbc:Name) != ''",
+        "string-length(substring-after(cbc:LineExtensionAmount,'.'))<=2",
+        "(cbc:LineExtensionAmount) >= 0",
+        "cbc:LineExtensionAmount/@currencyID = 'EUR'",
+        "exists(cac:Item/cac:ClassifiedTaxCategory[cac:TaxScheme/(normalize-space(upper-case(cbc:ID))='VAT')]/cbc:ID)",
+        "contains(' AE L S ', concat(' ', normalize-space(cac:Item/cac:ClassifiedTaxCategory/cbc:ID), ' '))",
+        "not((cac:InvoiceLine|cac:CreditNoteLine)/cac:Item/cac:ClassifiedTaxCategory/cac:TaxScheme)",
+        "count((cac:InvoiceLine|cac:CreditNoteLine)/cbc:Note) = 3",
+        "exists(//@currencyID) and not(//@schemeID)",
+        "count(../cbc:ID) = 1 or true()",
+    ] {
+        let answers = both(expr);
+        for (planned, evaluated) in &answers {
+            if let Some(v) = planned {
+                assert_eq!(evaluated, &Ok(*v), "{expr}: {answers:?}");
+            }
+        }
+        assert!(answers.iter().any(|(p, _)| p.is_some()), "{expr}: {answers:?}");
+    }
+}
+
+#[test]
+fn a_plan_leaves_to_the_evaluator_what_it_does_not_decide() {
+    // two cbc:ID where normalize-space takes one: the evaluator's error, not the plan's
+    let answers = both("normalize-space(cbc:ID) != ''");
+    assert_eq!(answers[1].0, Some(true));
+    assert_eq!(answers[2].0, None);
+    assert!(answers[2].1.is_err(), "{answers:?}");
+    // a text that is not a number compared with one
+    let answers = both("(cbc:LineExtensionAmount) >= 0");
+    assert_eq!(answers[1], (Some(true), Ok(true)));
+    // the parent of the root element is the document, not an element
+    assert_eq!(both("exists(../cbc:ID)")[0].0, None);
+    // shapes that are not planned at all: a position, a variable, a function of the
+    // stylesheet, arithmetic
+    for expr in [
+        "cbc:Note[1] = 'a'",
+        "$x = 1",
+        "u:slack(1, 2, 0.02)",
+        "xs:decimal(cbc:LineExtensionAmount) + 1 > 0",
+    ] {
+        assert_eq!(Plan::of(&parse(expr).unwrap()), None, "{expr}");
+    }
+}
+
+#[test]
+fn a_planned_context_selects_the_evaluators_elements() {
+    let dom = Dom::read(DOC.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    for context in [
+        "//cbc:Note | //cac:Item/cbc:Name",
+        "//*[not(*) and not(normalize-space())]",
+        "//*[ends-with(name(), 'Amount')]",
+        "/*/cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S']",
+    ] {
+        let e = parse(context).unwrap();
+        let select = Select::of(&e).unwrap_or_else(|| panic!("{context} is planned"));
+        let mut planned = select.elements(&mut env).unwrap();
+        planned.sort_unstable();
+        planned.dedup();
+        let evaluated: Vec<u32> = env
+            .eval_at(&e, Item::Doc)
+            .unwrap()
+            .into_iter()
+            .filter_map(|i| match i {
+                Item::Node(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(planned, evaluated, "{context}");
+        assert!(!planned.is_empty(), "{context}");
+    }
+}
