@@ -575,23 +575,7 @@ fn step(
         (PStep::ChildAny(preds), At::Doc) => {
             each(std::iter::once(d.root()), None, preds, rest, env, visit)
         }
-        (PStep::ChildIn(names), At::Node(n)) => {
-            for c in d.children(n) {
-                env.spend().ok()?;
-                let mut hit = false;
-                for (q, preds) in names {
-                    let key = env.key_of(q);
-                    if env.named(key, c) && holds(preds, env, c)? {
-                        hit = true;
-                        break;
-                    }
-                }
-                if hit && !step(rest, env, At::Node(c), visit)? {
-                    return Some(false);
-                }
-            }
-            Some(true)
-        }
+        (PStep::ChildIn(names), At::Node(n)) => child_in(names, rest, env, n, visit),
         (PStep::Chain(levels), At::Doc | At::Node(_)) => chain(levels, rest, env, at, visit),
         (PStep::BelowAttr(q), At::Doc | At::Node(_)) => {
             let below = match at {
@@ -632,6 +616,31 @@ fn step(
         }
         _ => None,
     }
+}
+
+/// [`PStep::ChildIn`] from an element.
+fn child_in(
+    names: &[(QName, Vec<Plan>)],
+    rest: &[PStep],
+    env: &mut Env<'_>,
+    n: NodeId,
+    visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
+) -> Option<bool> {
+    for c in env.dom.children(n) {
+        env.spend().ok()?;
+        let mut hit = false;
+        for (q, preds) in names {
+            let key = env.key_of(q);
+            if env.named(key, c) && holds(preds, env, c)? {
+                hit = true;
+                break;
+            }
+        }
+        if hit && !step(rest, env, At::Node(c), visit)? {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
 /// [`PStep::Chain`] from `at`: each element of the last level's names below it whose
