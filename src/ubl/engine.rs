@@ -25,7 +25,7 @@ use super::xpath::eval::{Env, Function, Item, Seq};
 use super::xpath::parse::{
     any, children_mut, focus_reads, parse, reads_outside, Axis, Expr, Step, Test,
 };
-use super::xpath::plan::{Plan, Select};
+use super::xpath::plan::{Num, Plan, Select};
 use crate::en16931::artefacts::{Flag, Layer, ASSERTS, FUNCTIONS, VARIABLES};
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
@@ -60,6 +60,8 @@ struct Rule {
     /// The context's plan, if it has one ([`Select`]).
     select: Option<Select>,
     variables: Vec<(&'static str, Result<Expr, String>)>,
+    /// Each variable's plan, if its value is a planned number ([`Num`]).
+    numbers: Vec<Option<Num>>,
     asserts: Vec<RuleAssert>,
 }
 
@@ -182,6 +184,7 @@ fn compile(layer: Layer) -> Compiled {
                     context: parse(&match_expr(a.context)),
                     select: None,
                     variables,
+                    numbers: Vec::new(),
                     asserts: Vec::new(),
                 },
             ));
@@ -240,6 +243,11 @@ fn compile(layer: Layer) -> Compiled {
         .flat_map(|p| p.rules.iter_mut())
     {
         rule.select = rule.context.as_ref().ok().and_then(Select::of);
+        rule.numbers = rule
+            .variables
+            .iter()
+            .map(|(_, e)| e.as_ref().ok().and_then(Num::of))
+            .collect();
         for a in &mut rule.asserts {
             a.plan = a.test.as_ref().ok().and_then(Plan::of);
         }
@@ -602,10 +610,28 @@ fn evaluate<'d>(
     out.clear();
     let bound = env.vars.len();
     env.current = Item::Node(node);
-    for (name, e) in &rule.variables {
-        let value = match e {
-            Ok(e) => env.eval_at(e, Item::Node(node)).unwrap_or_default(),
-            Err(_) => Vec::new(),
+    for (k, (name, e)) in rule.variables.iter().enumerate() {
+        let planned = match rule.numbers.get(k) {
+            Some(Some(n)) => n.value(env, node).map(|v| v.map(|d| Item::Num(Some(d)))),
+            _ => None,
+        };
+        let value: Vec<Item> = match (planned, e) {
+            (Some(v), Ok(e)) if plans.verify => {
+                let evaluated = env.eval_at(e, Item::Node(node)).unwrap_or_default();
+                let v: Vec<Item> = v.into_iter().collect();
+                plans.compared += 1;
+                // the decimals' scales too: `{:?}` writes 1.50 and 1.5 apart
+                if format!("{evaluated:?}") != format!("{v:?}") {
+                    plans.differ.push(format!(
+                        "${name} at {}: planned {v:?}, evaluated {evaluated:?}",
+                        env.dom.location(node)
+                    ));
+                }
+                v
+            }
+            (Some(v), _) => v.into_iter().collect(),
+            (None, Ok(e)) => env.eval_at(e, Item::Node(node)).unwrap_or_default(),
+            (None, Err(_)) => Vec::new(),
         };
         env.vars.push((Cow::Borrowed(*name), Arc::new(value)));
     }

@@ -3035,7 +3035,7 @@ fn numeric(a: &Atom) -> Result<Number, Error> {
 
 /// A number's text as `xs:decimal` reads it, trimmed: `xs:double`'s lexical form
 /// without an exponent ([`double::exact`]).
-fn parse_number(s: &str) -> Option<Decimal> {
+pub(super) fn parse_number(s: &str) -> Option<Decimal> {
     if s.contains(['e', 'E']) {
         return None;
     }
@@ -3099,13 +3099,22 @@ fn cast(a: &Atom, ty: &str) -> Result<Item, Error> {
                 .map_err(|e| e.to_string()),
             _ => Err("cannot convert to xs:date".into()),
         },
-        "xs:boolean" => match (a, text) {
+        "xs:boolean" => match (a, text.and_then(boolean_of_text)) {
             (Atom::Bool(b), _) => Ok(Item::Bool(*b)),
-            (_, Some("true" | "1")) => Ok(Item::Bool(true)),
-            (_, Some("false" | "0")) => Ok(Item::Bool(false)),
+            (_, Some(b)) => Ok(Item::Bool(b)),
             _ => Err("cannot convert to xs:boolean".into()),
         },
         other => Err(format!("the type {other} is not read")),
+    }
+}
+
+/// A trimmed text cast to `xs:boolean` (also [`super::plan`]'s); `None` when it is
+/// not one.
+pub(super) fn boolean_of_text(t: &str) -> Option<bool> {
+    match t {
+        "true" | "1" => Some(true),
+        "false" | "0" => Some(false),
+        _ => None,
     }
 }
 
@@ -3202,6 +3211,11 @@ fn arith(op: Arith, x: &Atom, y: &Atom) -> Result<Item, Error> {
         }
         return Ok(Item::Num(None));
     };
+    decimal_arith(op, a, b).map(|d| Item::Num(Some(d)))
+}
+
+/// Arithmetic on two decimals, as XPath computes it (also [`super::plan`]'s).
+pub(super) fn decimal_arith(op: Arith, a: Decimal, b: Decimal) -> Result<Decimal, Error> {
     let v = match op {
         Arith::Add => a.checked_add(b),
         Arith::Sub => a.checked_sub(b),
@@ -3225,8 +3239,7 @@ fn arith(op: Arith, x: &Atom, y: &Atom) -> Result<Item, Error> {
             a.checked_rem(b)
         }
     };
-    v.map(|d| Item::Num(Some(d)))
-        .ok_or_else(|| "arithmetic past the range of a decimal".into())
+    v.ok_or_else(|| "arithmetic past the range of a decimal".into())
 }
 
 /// Arithmetic where an operand is a double (an untyped value is one): computed in

@@ -19,9 +19,12 @@
 //! `plans_answer_as_the_evaluator_on_every_element` runs both on every element of the
 //! CEN unit tests and the examples and asserts they agree.
 
-use super::eval::{compare_untyped, ordering_ok, Env, Item, Key};
-use super::parse::{Axis, Cmp, Expr, QName, Step, Test};
+use super::eval::{
+    boolean_of_text, compare_untyped, decimal_arith, ordering_ok, parse_number, Env, Item, Key,
+};
+use super::parse::{Arith, Axis, Cmp, Expr, QName, Step, Test};
 use crate::en16931::xpath::normalize_space;
+use crate::en16931::xpath::trim_xml;
 use crate::ubl::dom::NodeId;
 use rust_decimal::Decimal;
 use std::borrow::Cow;
@@ -35,8 +38,6 @@ pub enum Plan {
     Not(Box<Plan>),
     /// Whether a path reaches a node (`exists(p)`, `p` as a test or a predicate).
     Exists(Nodes),
-    /// `count(p) op n`.
-    Count(Nodes, Cmp, Decimal),
     /// A string function's value compared with a string literal.
     Str(Text, Cmp, String),
     /// `string-length(t) op n`.
@@ -50,6 +51,31 @@ pub enum Plan {
     /// A path whose last step is a boolean (`cac:TaxScheme/(… = 'VAT')`): false for no
     /// node, the boolean at the one node (several: not planned at run time).
     One(Nodes, Box<Plan>),
+    /// Two decimals compared (false when either is the empty sequence).
+    Num(Num, Cmp, Num),
+}
+
+/// A number, planned: `xs:decimal` values only (an untyped value in arithmetic is a
+/// double, left to the evaluator). Its value is a decimal or the empty sequence.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Num {
+    Lit(Decimal),
+    /// `xs:decimal(p)`: the one node's text cast (no node: the empty sequence).
+    CastOf(Nodes),
+    /// `xs:decimal(.)`, `xs:decimal(normalize-space(…))`: a string cast.
+    CastText(Text),
+    Arith(Arith, Box<Num>, Box<Num>),
+    Round(Box<Num>),
+    Abs(Box<Num>),
+    /// `sum(p/xs:decimal(…))`: the sum of a decimal at each node.
+    Sum(Nodes, Box<Num>),
+    /// `p/xs:decimal(…)`: the decimal at the one node (none: the empty sequence).
+    At(Nodes, Box<Num>),
+    If(Box<Plan>, Box<Num>, Box<Num>),
+    /// A variable bound to one decimal or to nothing.
+    Var(String),
+    /// `count(p)`.
+    Count(Nodes),
 }
 
 /// Which of the string tests.
@@ -65,6 +91,9 @@ pub enum Has {
 pub enum Lit {
     Str(String),
     Num(Decimal),
+    /// `true()`, `false()`: a node's text cast to a boolean (one that is not a
+    /// boolean matches nothing, as the evaluator compares it).
+    Bool(bool),
 }
 
 /// A string: a literal, the focus's string value, the one node a path reaches (none:
@@ -163,7 +192,11 @@ impl Plan {
                 _ => Plan::Exists(Nodes::of(e)?),
             },
             Expr::Context | Expr::Shared(..) => Plan::Exists(Nodes::of(e)?),
-            Expr::Compare(op, true, a, b) => Plan::compare(*op, a, b)?,
+            Expr::Compare(op, general, a, b) => match (Num::of(a), Num::of(b)) {
+                (Some(x), Some(y)) => Plan::Num(x, *op, y),
+                _ if *general => Plan::compare(*op, a, b)?,
+                _ => return None,
+            },
             _ => return None,
         })
     }
@@ -202,6 +235,9 @@ impl Plan {
         let lit = match b {
             Expr::Str(s) => Lit::Str(s.clone()),
             Expr::Num(n) => Lit::Num(*n),
+            Expr::Call(name, args) if args.is_empty() && (name == "true" || name == "false") => {
+                Lit::Bool(name == "true")
+            }
             _ => return None,
         };
         Some(match (a, lit) {
@@ -213,12 +249,12 @@ impl Plan {
                 _ => return None,
             },
             (Expr::Call(name, args), Lit::Num(n)) => match (name.as_str(), args.as_slice()) {
-                ("count", [x]) => Plan::Count(Nodes::of(x)?, op, n),
                 ("string-length", [x]) => Plan::Length(Text::of(x)?, op, n),
                 ("string-length", []) => Plan::Length(Text::Focus, op, n),
                 _ => return None,
             },
             (Expr::Call(..), Lit::Str(s)) => Plan::Str(Text::of_call(a)?, op, s),
+            (Expr::Call(..), Lit::Bool(_)) => return None,
             (Expr::Path(start, steps), Lit::Str(s)) => match steps.split_last() {
                 Some((Step::Expr(last), prefix)) => {
                     let nodes = Nodes::of(&Expr::Path(start.clone(), prefix.to_vec()))?;
@@ -254,14 +290,6 @@ impl Plan {
                 })?;
                 found
             }
-            Plan::Count(p, op, n) => {
-                let mut count = 0u64;
-                p.walk(env, here, &mut |_, _| {
-                    count = count.saturating_add(1);
-                    Some(true)
-                })?;
-                ordering_ok(*op, Decimal::from(count).cmp(n))
-            }
             Plan::Str(t, op, lit) => ordering_ok(*op, t.at(env, here)?.as_ref().cmp(lit.as_str())),
             Plan::Length(t, op, n) => {
                 let len = t.at(env, here)?.chars().count();
@@ -276,6 +304,10 @@ impl Plan {
                     Has::EndsWith => a.ends_with(b.as_ref()),
                 }
             }
+            Plan::Num(a, op, b) => match (a.at(env, here)?, b.at(env, here)?) {
+                (Some(x), Some(y)) => ordering_ok(*op, x.cmp(&y)),
+                _ => false,
+            },
             Plan::One(p, test) => {
                 let mut one: Option<At> = None;
                 let mut many = false;
@@ -301,12 +333,138 @@ impl Plan {
                         Lit::Str(s) => ordering_ok(*op, value.as_ref().cmp(s.as_str())),
                         Lit::Num(n) => compare_untyped(&value, *n)
                             .map_or(*op == Cmp::Ne, |o| ordering_ok(*op, o)),
+                        Lit::Bool(b) => boolean_of_text(trim_xml(&value))
+                            .is_some_and(|v| ordering_ok(*op, v.cmp(b))),
                     };
                     Some(!hit)
                 })?;
                 hit
             }
         })
+    }
+}
+
+impl Num {
+    /// The plan of a number, if its shape is one planned.
+    pub fn of(e: &Expr) -> Option<Num> {
+        Some(match e {
+            Expr::Num(d) => Num::Lit(*d),
+            Expr::Seq(list) => match list.as_slice() {
+                [one] => Num::of(one)?,
+                _ => return None,
+            },
+            Expr::Var(v) => Num::Var(v.clone()),
+            Expr::Arith(op, a, b) => Num::Arith(*op, Box::new(Num::of(a)?), Box::new(Num::of(b)?)),
+            Expr::If(c, t, f) => Num::If(
+                Box::new(Plan::of(c)?),
+                Box::new(Num::of(t)?),
+                Box::new(Num::of(f)?),
+            ),
+            Expr::Path(start, steps) => match steps.split_last() {
+                Some((Step::Expr(last), prefix)) => Num::At(
+                    Nodes::of(&Expr::Path(start.clone(), prefix.to_vec()))?,
+                    Box::new(Num::of(last)?),
+                ),
+                _ => return None,
+            },
+            Expr::Call(name, args) => match (name.as_str(), args.as_slice()) {
+                ("round", [x]) => Num::Round(Box::new(Num::of(x)?)),
+                ("count", [x]) => Num::Count(Nodes::of(x)?),
+                ("abs", [x]) => Num::Abs(Box::new(Num::of(x)?)),
+                ("sum", [Expr::Path(start, steps)]) => match steps.split_last() {
+                    Some((Step::Expr(last), prefix)) => Num::Sum(
+                        Nodes::of(&Expr::Path(start.clone(), prefix.to_vec()))?,
+                        Box::new(Num::of(last)?),
+                    ),
+                    _ => return None,
+                },
+                ("xs:decimal", [x]) => match x {
+                    // a decimal cast to a decimal is itself
+                    _ if Num::of(x).is_some() => Num::of(x)?,
+                    Expr::Context => Num::CastText(Text::Focus),
+                    Expr::Call(..) => Num::CastText(Text::of_call(x)?),
+                    _ => Num::CastOf(Nodes::of(x)?),
+                },
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// The number at an element (`Some(None)`: the empty sequence); `None` when the
+    /// plan does not decide it there.
+    pub fn value(&self, env: &mut Env<'_>, node: NodeId) -> Option<Option<Decimal>> {
+        self.at(env, At::Node(node))
+    }
+
+    fn at(&self, env: &mut Env<'_>, here: At) -> Option<Option<Decimal>> {
+        Some(match self {
+            Num::Lit(d) => Some(*d),
+            Num::CastText(t) => Some(parse_number(trim_xml(&t.at(env, here)?))?),
+            Num::CastOf(p) => match one(p, env, here)? {
+                Some(at) => Some(parse_number(trim_xml(&string_value(env, at)?))?),
+                None => None,
+            },
+            Num::Arith(op, a, b) => match (a.at(env, here)?, b.at(env, here)?) {
+                (Some(x), Some(y)) => Some(decimal_arith(*op, x, y).ok()?),
+                _ => None,
+            },
+            Num::Round(a) => match a.at(env, here)? {
+                Some(x) => Some(crate::en16931::xpath::round(x)?),
+                None => None,
+            },
+            Num::Abs(a) => a.at(env, here)?.map(|x| x.abs()),
+            Num::Sum(p, each) => {
+                let mut total = Some(Decimal::ZERO);
+                p.walk(env, here, &mut |env, at| {
+                    if let Some(x) = each.at(env, at)? {
+                        total = total?.checked_add(x);
+                    }
+                    Some(total.is_some())
+                })?;
+                Some(total?)
+            }
+            Num::At(p, each) => match one(p, env, here)? {
+                Some(at) => each.at(env, at)?,
+                None => None,
+            },
+            Num::If(c, t, f) => {
+                if c.at(env, here)? {
+                    t.at(env, here)?
+                } else {
+                    f.at(env, here)?
+                }
+            }
+            Num::Count(p) => {
+                let mut count = 0u64;
+                p.walk(env, here, &mut |_, _| {
+                    count = count.saturating_add(1);
+                    Some(true)
+                })?;
+                Some(Decimal::from(count))
+            }
+            Num::Var(name) => match env.vars.iter().rev().find(|(n, _)| n == name)?.1.as_slice() {
+                [Item::Num(Some(d))] => Some(*d),
+                [] => None,
+                _ => return None,
+            },
+        })
+    }
+}
+
+/// The one node a path reaches from `here` (`Some(None)`: none); `None` for several.
+fn one(p: &Nodes, env: &mut Env<'_>, here: At) -> Option<Option<At>> {
+    let mut one: Option<At> = None;
+    let mut many = false;
+    p.walk(env, here, &mut |_, at| {
+        many = one.is_some();
+        one = Some(at);
+        Some(!many)
+    })?;
+    if many {
+        None
+    } else {
+        Some(one)
     }
 }
 

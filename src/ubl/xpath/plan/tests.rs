@@ -43,6 +43,11 @@ fn a_plan_answers_as_the_evaluator_where_it_decides() {
         "count((cac:InvoiceLine|cac:CreditNoteLine)/cbc:Note) = 3",
         "exists(//@currencyID) and not(//@schemeID)",
         "count(../cbc:ID) = 1 or true()",
+        "xs:decimal(cbc:LineExtensionAmount) >= 10.5",
+        "(round(sum(../cac:InvoiceLine/xs:decimal(cbc:LineExtensionAmount)) * 10 * 10) div 100) = 10.51",
+        "(count(cbc:Note) + count(cbc:ID)) > 2",
+        "abs(xs:decimal(cac:Item/cbc:Name)) > 0 or true()",
+        "cbc:Note != false() or exists(cbc:ID)",
     ] {
         let answers = both(expr);
         for (planned, evaluated) in &answers {
@@ -66,13 +71,18 @@ fn a_plan_leaves_to_the_evaluator_what_it_does_not_decide() {
     assert_eq!(answers[1], (Some(true), Ok(true)));
     // the parent of the root element is the document, not an element
     assert_eq!(both("exists(../cbc:ID)")[0].0, None);
+    // an unbound variable, a text that is not a decimal
+    assert_eq!(both("$x = 1")[1].0, None);
+    let answers = both("xs:decimal(cbc:LineExtensionAmount) > 0");
+    assert_eq!(answers[1], (Some(true), Ok(true)));
+    assert_eq!(answers[2].0, None);
+    assert!(answers[2].1.is_err(), "{answers:?}");
     // shapes that are not planned at all: a position, a variable, a function of the
     // stylesheet, arithmetic
     for expr in [
         "cbc:Note[1] = 'a'",
-        "$x = 1",
         "u:slack(1, 2, 0.02)",
-        "xs:decimal(cbc:LineExtensionAmount) + 1 > 0",
+        "cbc:LineExtensionAmount + 1 > 0",
     ] {
         assert_eq!(Plan::of(&parse(expr).unwrap()), None, "{expr}");
     }
@@ -104,5 +114,30 @@ fn a_planned_context_selects_the_evaluators_elements() {
             .collect();
         assert_eq!(planned, evaluated, "{context}");
         assert!(!planned.is_empty(), "{context}");
+    }
+}
+
+#[test]
+fn a_planned_number_is_the_evaluators_decimal_scale_and_all() {
+    let dom = Dom::read(DOC.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    let line = places(&dom)[1];
+    for expr in [
+        "if (cbc:LineExtensionAmount) then xs:decimal(cbc:LineExtensionAmount) else 0",
+        "if (cbc:Nothing) then xs:decimal(cbc:Nothing) else 0",
+        "round(sum(../cac:InvoiceLine/xs:decimal(cbc:LineExtensionAmount)) * 10 * 10) div 100",
+        "xs:decimal(cbc:Nothing)",
+        "sum(cbc:Nothing/xs:decimal(.))",
+    ] {
+        let e = parse(expr).unwrap();
+        let num = super::Num::of(&e).unwrap_or_else(|| panic!("{expr} is planned"));
+        let planned: Vec<Item> = num
+            .value(&mut env, line)
+            .unwrap_or_else(|| panic!("{expr} is decided"))
+            .map(|d| Item::Num(Some(d)))
+            .into_iter()
+            .collect();
+        let evaluated = env.eval_at(&e, Item::Node(line)).unwrap();
+        assert_eq!(format!("{planned:?}"), format!("{evaluated:?}"), "{expr}");
     }
 }
