@@ -237,11 +237,14 @@ fn compile(layer: Layer) -> Compiled {
     };
     share(&mut compiled);
     // planned once the shared paths are marked: a plan reads their values
-    for rule in compiled
-        .patterns
-        .iter_mut()
-        .flat_map(|p| p.rules.iter_mut())
-    {
+    plan(&mut compiled);
+    compiled
+}
+
+/// The plans of a layer's contexts, rule variables and asserts ([`Select`], [`Num`],
+/// [`Plan`]), where they have one.
+fn plan(c: &mut Compiled) {
+    for rule in c.patterns.iter_mut().flat_map(|p| p.rules.iter_mut()) {
         rule.select = rule.context.as_ref().ok().and_then(Select::of);
         rule.numbers = rule
             .variables
@@ -252,7 +255,6 @@ fn compile(layer: Layer) -> Compiled {
             a.plan = a.test.as_ref().ok().and_then(Plan::of);
         }
     }
-    compiled
 }
 
 /// Every expression of a layer (globals, contexts, rule variables, asserts).
