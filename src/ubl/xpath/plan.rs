@@ -818,29 +818,33 @@ fn chain(
         At::Node(n) => Some(n),
         _ => None,
     };
-    let keys: Vec<Vec<Key>> = levels
-        .iter()
-        .map(|l| l.iter().map(|q| env.key_of(q)).collect())
-        .collect();
-    let (last_keys, above_keys) = keys.split_last()?;
-    for key in last_keys {
-        // an element of two names of a level is reached once: the first name's
-        let all = env.elements_named(*key, below)?;
+    let (last, above) = levels.split_last()?;
+    for (k, q) in last.iter().enumerate() {
+        let key = env.key_of(q);
+        let all = env.elements_named(key, below)?;
         'found: for &c in all {
             env.spend().ok()?;
-            if last_keys
-                .iter()
-                .take_while(|k| *k != key)
-                .any(|k| env.named(*k, c))
-            {
-                continue;
+            // an element of two names of a level is reached once: the first name's
+            for earlier in last.iter().take(k) {
+                let e = env.key_of(earlier);
+                if env.named(e, c) {
+                    continue 'found;
+                }
             }
             let mut up = c;
-            for level in above_keys.iter().rev() {
-                up = match d.parent(up) {
-                    Some(p) if level.iter().any(|k| env.named(*k, p)) => p,
-                    _ => continue 'found,
+            for level in above.iter().rev() {
+                let Some(p) = d.parent(up) else {
+                    continue 'found;
                 };
+                let mut named = false;
+                for q in level {
+                    let k = env.key_of(q);
+                    named |= env.named(k, p);
+                }
+                if !named {
+                    continue 'found;
+                }
+                up = p;
             }
             if d.parent(up) != below {
                 continue;
