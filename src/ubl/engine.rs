@@ -9,6 +9,14 @@
 //! element stands. The layer's own `xsl:function`s (`u:gln`, `u:checkCF`, …) are
 //! compiled with it from the artefacts' data and evaluated as XSLT evaluates them.
 //!
+//! Most asserts, contexts and rule variables are also lowered, when a layer is
+//! compiled, to a typed plan walked in place (child steps by the numbers of their
+//! names, strings borrowed from the document, no sequence built): 955 of the CEN
+//! layer's 979 asserts. The XPath evaluator answers wherever a plan does not decide
+//! (a function argument of two nodes, a number that is not a short decimal) and is the
+//! reference: [`check_plans`] runs both on a document and lists every answer that
+//! differs (none, on CEN's unit tests, the examples, and under fuzzing).
+//!
 //! An assert whose evaluation fails (a cast the document's text does not allow, a
 //! function not implemented here) is not a finding; it is listed in
 //! [`Report::unevaluated`], with the reason.
@@ -414,7 +422,8 @@ pub fn check(dom: &Dom) -> Report {
     run(dom, &mut Plans::default())
 }
 
-/// The plans ([`Plan`]) checked against the evaluator on a document: each assert that
+/// The plans (the typed lowering of asserts, contexts and variables the engine walks in
+/// place) checked against the evaluator on a document: each assert that
 /// a plan decides at an element is evaluated there again by the evaluator.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Plans {
