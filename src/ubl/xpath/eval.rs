@@ -41,7 +41,9 @@
 // An argument that is absent, or a number that is NaN: two different nothings.
 #![allow(clippy::option_option)]
 
-use super::parse::{any, focus_reads, parse, Arith, Axis, Cmp, Expr, QName, Reads, Step, Test};
+use super::parse::{
+    any, boolean_function, focus_reads, parse, Arith, Axis, Cmp, Expr, QName, Reads, Step, Test,
+};
 use crate::en16931::artefacts::{self, Instruction};
 use crate::en16931::double::{self, Double};
 use crate::en16931::xpath::trim_xml;
@@ -1847,19 +1849,7 @@ impl<'a> Env<'a> {
             | Expr::Quantified(..)
             | Expr::Castable(..)
             | Expr::Shared(..) => true,
-            Expr::Call(name, _) => matches!(
-                name.as_str(),
-                "not"
-                    | "exists"
-                    | "empty"
-                    | "boolean"
-                    | "contains"
-                    | "starts-with"
-                    | "ends-with"
-                    | "matches"
-                    | "true"
-                    | "false"
-            ),
+            Expr::Call(name, _) => boolean_function(name),
             Expr::Path(_, steps) => match steps.last() {
                 Some(Step::Expr(e)) => self.boolean_valued(e),
                 _ => true,

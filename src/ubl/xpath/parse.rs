@@ -755,6 +755,24 @@ pub(crate) enum Seen {
     Skip,
 }
 
+/// Whether a function of the artefacts returns a boolean (its call is a test, never
+/// nodes nor a number that would select by position).
+pub(crate) fn boolean_function(name: &str) -> bool {
+    matches!(
+        name,
+        "not"
+            | "exists"
+            | "empty"
+            | "boolean"
+            | "contains"
+            | "starts-with"
+            | "ends-with"
+            | "matches"
+            | "true"
+            | "false"
+    )
+}
+
 /// Whether `seen` says [`Seen::Hit`] for `e` or for an expression inside it, not looking
 /// inside an expression where it says [`Seen::Skip`]: the one read-only walker of an
 /// expression.

@@ -26,7 +26,7 @@
 use super::eval::{
     boolean_of_text, compare_untyped, decimal_arith, ordering_ok, parse_number, Env, Item, Key,
 };
-use super::parse::{Arith, Axis, Cmp, Expr, QName, Step, Test};
+use super::parse::{boolean_function, Arith, Axis, Cmp, Expr, QName, Step, Test};
 use crate::en16931::xpath::normalize_space;
 use crate::en16931::xpath::trim_xml;
 use crate::ubl::dom::NodeId;
@@ -214,22 +214,7 @@ impl Plan {
                 _ => None,
             },
             Expr::Compare(..) | Expr::And(..) | Expr::Or(..) => Plan::of(e),
-            Expr::Call(name, _)
-                if matches!(
-                    name.as_str(),
-                    "not"
-                        | "exists"
-                        | "empty"
-                        | "boolean"
-                        | "contains"
-                        | "starts-with"
-                        | "ends-with"
-                        | "true"
-                        | "false"
-                ) =>
-            {
-                Plan::of(e)
-            }
+            Expr::Call(name, _) if boolean_function(name) => Plan::of(e),
             _ => None,
         }
     }
@@ -311,20 +296,10 @@ impl Plan {
                 (Some(x), Some(y)) => ordering_ok(*op, x.cmp(&y)),
                 _ => false,
             },
-            Plan::One(p, test) => {
-                let mut one: Option<At> = None;
-                let mut many = false;
-                p.walk(env, here, &mut |_, at| {
-                    many = one.is_some();
-                    one = Some(at);
-                    Some(!many)
-                })?;
-                match one {
-                    _ if many => return None,
-                    Some(at) => test.at(env, at)?,
-                    None => false,
-                }
-            }
+            Plan::One(p, test) => match one(p, env, here)? {
+                Some(at) => test.at(env, at)?,
+                None => false,
+            },
             Plan::Any(p, text, op, lit) => {
                 let mut hit = false;
                 p.walk(env, here, &mut |env, at| {
@@ -536,20 +511,10 @@ impl Text {
                 At::Node(n) => Cow::Borrowed(env.dom.name(n)),
                 _ => return None,
             },
-            Text::Of(p) => {
-                let mut one: Option<At> = None;
-                let mut many = false;
-                p.walk(env, here, &mut |_, at| {
-                    many = one.is_some();
-                    one = Some(at);
-                    Some(!many)
-                })?;
-                match one {
-                    _ if many => return None,
-                    Some(at) => string_value(env, at)?,
-                    None => Cow::Borrowed(""),
-                }
-            }
+            Text::Of(p) => match one(p, env, here)? {
+                Some(at) => string_value(env, at)?,
+                None => Cow::Borrowed(""),
+            },
             Text::Normalize(t) => match t.at(env, here)? {
                 Cow::Borrowed(s) => normalize_space(s),
                 Cow::Owned(s) => Cow::Owned(normalize_space(&s).into_owned()),
