@@ -1,9 +1,12 @@
-//! An assert's test lowered, where its shape allows, into a typed plan evaluated
-//! without sequences: the common tests of the artefacts (`count(cbc:Note) <= 1`,
-//! `exists(cbc:LineExtensionAmount)`, `normalize-space(cbc:ID) != ''`,
-//! `string-length(substring-after(cbc:Amount,'.'))<=2`, `(cac:Price/cbc:PriceAmount) >= 0`,
-//! `exists(//cac:ClassifiedTaxCategory[…]/cbc:ID[normalize-space(.) = 'E'])`) answer
-//! from the document's elements and texts in place.
+//! An assert's test ([`Plan`]), a rule's context ([`Select`]) or a rule's variable
+//! that is a decimal ([`Num`]) lowered, where its shape allows, into a typed plan
+//! evaluated without sequences: the common tests of the artefacts
+//! (`count(cbc:Note) <= 1`, `exists(cbc:LineExtensionAmount)`,
+//! `normalize-space(cbc:ID) != ''`, `string-length(substring-after(cbc:Amount,'.'))<=2`,
+//! `(cac:Price/cbc:PriceAmount) >= 0`,
+//! `exists(//cac:ClassifiedTaxCategory[…]/cbc:ID[normalize-space(.) = 'E'])`,
+//! `xs:decimal(cbc:Percent) = 0`) answer from the document's elements and texts in
+//! place.
 //!
 //! **Why a second way to evaluate** (measured, issue 30): the evaluator
 //! ([`super::eval`]) builds a sequence of items for each value and decides at every
@@ -15,9 +18,10 @@
 //! step that meets anything else (a function argument of two nodes, a number that is
 //! not a short decimal, the parent of the root element, a spent budget) answers
 //! `None`, and the assert is then evaluated by the evaluator, errors included. An
-//! expression that does not lower is never planned. The engine's test
-//! `plans_answer_as_the_evaluator_on_every_element` runs both on every element of the
-//! CEN unit tests and the examples and asserts they agree.
+//! expression that does not lower is never planned. `engine::check_plans` runs both;
+//! `tests/cen.rs` (`plans_answer_as_the_evaluator_on_every_element`: every CEN case,
+//! the examples, the fixtures) and the `ubl_validate` fuzz target assert that every
+//! answer of a plan is the evaluator's.
 
 // A number not decided here, or decided to be the empty sequence: two different
 // nothings.
