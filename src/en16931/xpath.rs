@@ -34,6 +34,23 @@ pub(crate) fn normalize_space(s: &str) -> std::borrow::Cow<'_, str> {
     )
 }
 
+/// [`normalize_space`] of a text that may be owned (borrowed stays borrowed).
+pub(crate) fn normalize_space_of(t: std::borrow::Cow<'_, str>) -> std::borrow::Cow<'_, str> {
+    match t {
+        std::borrow::Cow::Borrowed(s) => normalize_space(s),
+        std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(normalize_space(&s).into_owned()),
+    }
+}
+
+/// XPath's `upper-case`: a text already in upper case (`VAT`) is not copied.
+pub(crate) fn upper_case(t: std::borrow::Cow<'_, str>) -> std::borrow::Cow<'_, str> {
+    if t.bytes().all(|b| b.is_ascii() && !b.is_ascii_lowercase()) {
+        t
+    } else {
+        std::borrow::Cow::Owned(t.to_uppercase())
+    }
+}
+
 /// XPath's `round`: half toward positive infinity, ⌊d + 0.5⌋; `None` past the range.
 pub(crate) fn round(d: Decimal) -> Option<Decimal> {
     d.checked_add(Decimal::new(5, 1)).map(|x| x.floor())

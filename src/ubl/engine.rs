@@ -535,8 +535,8 @@ fn select(
     plans: &mut Plans,
 ) -> Option<Vec<NodeId>> {
     let planned = rule.select.as_ref().and_then(|s| s.elements(env));
-    if let (Some(nodes), false) = (&planned, plans.verify) {
-        return Some(nodes.clone());
+    if !plans.verify && planned.is_some() {
+        return planned;
     }
     let evaluated: Option<Vec<NodeId>> = env.eval_at(context, Item::Doc).ok().map(|items| {
         items

@@ -2403,12 +2403,7 @@ impl<'a> Env<'a> {
             Item::Node(n) => Some(*n),
             _ => return Some(&[]),
         };
-        let dom: &'a Dom = self.dom;
-        match self.known_key(q) {
-            Key::Is(Some(ns), name) => Some(dom.named_below((ns, name), below)),
-            Key::Is(None, _) => None,
-            Key::Never | Key::Unresolved => Some(&[]),
-        }
+        self.elements_named(self.known_key(q), below)
     }
 
     /// A name test's numbers in this document, resolved at its first use.
@@ -2599,17 +2594,12 @@ impl<'a> Env<'a> {
                     _ => return Ok(None),
                 },
                 ("string", [] | [_]) => Some(self.arg_string(args, 0, f)?),
-                ("normalize-space", [] | [_]) => Some(match self.arg_string(args, 0, f)? {
-                    Cow::Borrowed(t) => crate::en16931::xpath::normalize_space(t),
-                    Cow::Owned(t) => {
-                        Cow::Owned(crate::en16931::xpath::normalize_space(&t).into_owned())
-                    }
-                }),
-                // a text that is already in the case asked (`VAT`) is not copied
-                ("upper-case", [_]) => Some(match self.arg_string(args, 0, f)? {
-                    t if t.bytes().all(|b| b.is_ascii() && !b.is_ascii_lowercase()) => t,
-                    t => Cow::Owned(t.to_uppercase()),
-                }),
+                ("normalize-space", [] | [_]) => Some(crate::en16931::xpath::normalize_space_of(
+                    self.arg_string(args, 0, f)?,
+                )),
+                ("upper-case", [_]) => Some(crate::en16931::xpath::upper_case(
+                    self.arg_string(args, 0, f)?,
+                )),
                 ("lower-case", [_]) => Some(match self.arg_string(args, 0, f)? {
                     t if t.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) => t,
                     t => Cow::Owned(t.to_lowercase()),

@@ -31,8 +31,7 @@ use super::eval::{
     boolean_of_text, compare_untyped, decimal_arith, ordering_ok, parse_number, Env, Item, Key,
 };
 use super::parse::{boolean_function, Arith, Axis, Cmp, Expr, QName, Step, Test};
-use crate::en16931::xpath::normalize_space;
-use crate::en16931::xpath::trim_xml;
+use crate::en16931::xpath::{normalize_space_of, trim_xml, upper_case};
 use crate::ubl::dom::NodeId;
 use rust_decimal::Decimal;
 use std::borrow::Cow;
@@ -48,8 +47,6 @@ pub enum Plan {
     Exists(Nodes),
     /// A string function's value compared with a string literal.
     Str(Text, Cmp, String),
-    /// `string-length(t) op n`.
-    Length(Text, Cmp, Decimal),
     /// `contains`, `starts-with`, `ends-with`.
     Has(Has, Text, Text),
     /// A general comparison of the nodes a path reaches with a literal: each node's
@@ -84,6 +81,8 @@ pub enum Num {
     Var(String),
     /// `count(p)`.
     Count(Nodes),
+    /// `string-length(t)`.
+    Length(Text),
 }
 
 /// Which of the string tests.
@@ -192,12 +191,9 @@ impl Plan {
                 // a string's value as a test: whether it is not empty
                 _ => Plan::Str(Text::of_call(e)?, Cmp::Ne, String::new()),
             },
-            Expr::Path(start, steps) => match steps.split_last() {
-                Some((Step::Expr(last), prefix)) => Plan::One(
-                    Nodes::of(&Expr::Path(start.clone(), prefix.to_vec()))?,
-                    Box::new(Plan::boolean(last)?),
-                ),
-                _ => Plan::Exists(Nodes::of(e)?),
+            Expr::Path(..) => match Nodes::then(e) {
+                Some((nodes, last)) => Plan::One(nodes?, Box::new(Plan::boolean(last)?)),
+                None => Plan::Exists(Nodes::of(e)?),
             },
             Expr::Context | Expr::Shared(..) => Plan::Exists(Nodes::of(e)?),
             Expr::Compare(op, general, left, right) => match (Num::of(left), Num::of(right)) {
@@ -241,21 +237,16 @@ impl Plan {
                 })?,
                 _ => return None,
             },
-            (Expr::Call(name, args), Lit::Num(n)) => match (name.as_str(), args.as_slice()) {
-                ("string-length", [x]) => Plan::Length(Text::of(x)?, op, n),
-                ("string-length", []) => Plan::Length(Text::Focus, op, n),
-                _ => return None,
-            },
             (Expr::Call(..), Lit::Str(s)) => Plan::Str(Text::of_call(a)?, op, s),
-            (Expr::Path(start, steps), Lit::Str(s)) => match steps.split_last() {
-                Some((Step::Expr(last), prefix)) => {
-                    let nodes = Nodes::of(&Expr::Path(start.clone(), prefix.to_vec()))?;
+            (Expr::Path(..), Lit::Str(s)) => match Nodes::then(a) {
+                Some((nodes, last)) => {
+                    let nodes = nodes?;
                     if nodes.ends_in_attribute() {
                         return None;
                     }
                     Plan::Any(nodes, Some(Text::of_call(last)?), op, Lit::Str(s))
                 }
-                _ => Plan::Any(Nodes::of(a)?, None, op, Lit::Str(s)),
+                None => Plan::Any(Nodes::of(a)?, None, op, Lit::Str(s)),
             },
             (Expr::Path(..) | Expr::Context, lit) => Plan::Any(Nodes::of(a)?, None, op, lit),
             _ => return None,
@@ -283,10 +274,6 @@ impl Plan {
                 found
             }
             Plan::Str(t, op, lit) => ordering_ok(*op, t.at(env, here)?.as_ref().cmp(lit.as_str())),
-            Plan::Length(t, op, n) => {
-                let len = t.at(env, here)?.chars().count();
-                ordering_ok(*op, Decimal::from(len).cmp(n))
-            }
             Plan::Has(kind, a, b) => {
                 let a = a.at(env, here)?;
                 let b = b.at(env, here)?;
@@ -342,30 +329,26 @@ impl Num {
                 Box::new(Num::of(t)?),
                 Box::new(Num::of(f)?),
             ),
-            Expr::Path(start, steps) => match steps.split_last() {
-                Some((Step::Expr(last), prefix)) => Num::At(
-                    Nodes::of(&Expr::Path(start.clone(), prefix.to_vec()))?,
-                    Box::new(Num::of(last)?),
-                ),
-                _ => return None,
-            },
+            Expr::Path(..) => {
+                let (nodes, last) = Nodes::then(e)?;
+                Num::At(nodes?, Box::new(Num::of(last)?))
+            }
             Expr::Call(name, args) => match (name.as_str(), args.as_slice()) {
                 ("round", [x]) => Num::Round(Box::new(Num::of(x)?)),
                 ("count", [x]) => Num::Count(Nodes::of(x)?),
+                ("string-length", [x]) => Num::Length(Text::of(x)?),
+                ("string-length", []) => Num::Length(Text::Focus),
                 ("abs", [x]) => Num::Abs(Box::new(Num::of(x)?)),
-                ("sum", [Expr::Path(start, steps)]) => match steps.split_last() {
-                    Some((Step::Expr(last), prefix)) => Num::Sum(
-                        Nodes::of(&Expr::Path(start.clone(), prefix.to_vec()))?,
-                        Box::new(Num::of(last)?),
-                    ),
-                    _ => return None,
-                },
-                ("xs:decimal", [x]) => match x {
+                ("sum", [x]) => {
+                    let (nodes, last) = Nodes::then(x)?;
+                    Num::Sum(nodes?, Box::new(Num::of(last)?))
+                }
+                ("xs:decimal", [x]) => match (Num::of(x), x) {
                     // a decimal cast to a decimal is itself
-                    _ if Num::of(x).is_some() => Num::of(x)?,
-                    Expr::Context => Num::CastText(Text::Focus),
-                    Expr::Call(..) => Num::CastText(Text::of_call(x)?),
-                    _ => Num::CastOf(Nodes::of(x)?),
+                    (Some(n), _) => n,
+                    (None, Expr::Context) => Num::CastText(Text::Focus),
+                    (None, Expr::Call(..)) => Num::CastText(Text::of_call(x)?),
+                    (None, _) => Num::CastOf(Nodes::of(x)?),
                 },
                 _ => return None,
             },
@@ -425,6 +408,7 @@ impl Num {
                 })?;
                 Some(Decimal::from(count))
             }
+            Num::Length(t) => Some(Decimal::from(t.at(env, here)?.chars().count())),
             Num::Var(name) => match env.vars.iter().rev().find(|(n, _)| n == name)?.1.as_slice() {
                 [Item::Num(Some(d))] => Some(*d),
                 [] => None,
@@ -519,14 +503,8 @@ impl Text {
                 Some(at) => string_value(env, at)?,
                 None => Cow::Borrowed(""),
             },
-            Text::Normalize(t) => match t.at(env, here)? {
-                Cow::Borrowed(s) => normalize_space(s),
-                Cow::Owned(s) => Cow::Owned(normalize_space(&s).into_owned()),
-            },
-            Text::Upper(t) => match t.at(env, here)? {
-                s if s.bytes().all(|b| b.is_ascii() && !b.is_ascii_lowercase()) => s,
-                s => Cow::Owned(s.to_uppercase()),
-            },
+            Text::Normalize(t) => normalize_space_of(t.at(env, here)?),
+            Text::Upper(t) => upper_case(t.at(env, here)?),
             Text::After(a, b) => {
                 let (a, b) = (a.at(env, here)?, b.at(env, here)?);
                 match a {
@@ -550,7 +528,20 @@ impl Text {
 }
 
 impl Nodes {
-    /// A path that reaches each node once in document order, if `e` is one.
+    /// A path whose last step is a value (`…/xs:decimal(cbc:Amount)`,
+    /// `…/normalize-space(cbc:ID)`): the path before it (`None` inside when that is not
+    /// planned) and that last step; `None` for any other expression.
+    fn then(e: &Expr) -> Option<(Option<Nodes>, &Expr)> {
+        let Expr::Path(start, steps) = e else {
+            return None;
+        };
+        let (Step::Expr(last), prefix) = steps.split_last()? else {
+            return None;
+        };
+        Some((Nodes::of(&Expr::Path(start.clone(), prefix.to_vec())), last))
+    }
+
+    /// A path that reaches each node once (see [`Nodes`]), if `e` is one.
     fn of(e: &Expr) -> Option<Nodes> {
         let mut out = Vec::new();
         let (start, steps): (Start, &[Step]) = match e {
@@ -578,7 +569,6 @@ impl Nodes {
             let Step::Axis(axis, test, preds) = step else {
                 return None;
             };
-            let planned = || preds.iter().map(Plan::of).collect::<Option<Vec<_>>>();
             match (axis, test) {
                 (Axis::Parent, Test::Node)
                     if preds.is_empty() && single && out.iter().all(|s| *s == PStep::Parent) =>
@@ -586,11 +576,11 @@ impl Nodes {
                     out.push(PStep::Parent);
                 }
                 (Axis::Child, Test::Name(q)) => {
-                    out.push(PStep::Child(q.clone(), planned()?));
+                    out.push(PStep::Child(q.clone(), plans(preds)?));
                     single = false;
                 }
                 (Axis::Child, Test::Any) => {
-                    out.push(PStep::ChildAny(planned()?));
+                    out.push(PStep::ChildAny(plans(preds)?));
                     single = false;
                 }
                 (Axis::DescendantOrSelf, Test::Node) if preds.is_empty() && single => {
@@ -605,7 +595,7 @@ impl Nodes {
                         return None;
                     };
                     i += 1;
-                    let preds = preds.iter().map(Plan::of).collect::<Option<Vec<_>>>()?;
+                    let preds = plans(preds)?;
                     out.push(match test {
                         Test::Name(q) => PStep::Below(q.clone(), preds),
                         Test::Any => PStep::BelowAny(preds),
@@ -708,11 +698,7 @@ fn step(
         (PStep::ChildIn(names), At::Node(n)) => child_in(names, rest, env, n, visit),
         (PStep::Chain(levels), At::Doc | At::Node(_)) => chain(levels, rest, env, at, visit),
         (PStep::BelowAttr(q), At::Doc | At::Node(_)) => {
-            let below = match at {
-                At::Node(n) => Some(n),
-                _ => None,
-            };
-            for &(n, i) in env.attributes_named(q, below) {
+            for &(n, i) in env.attributes_named(q, below(at)) {
                 env.spend().ok()?;
                 if !visit(env, At::Attr(n, i))? {
                     return Some(false);
@@ -721,12 +707,8 @@ fn step(
             Some(true)
         }
         (PStep::Below(q, preds), At::Doc | At::Node(_)) => {
-            let below = match at {
-                At::Node(n) => Some(n),
-                _ => None,
-            };
             let key = env.key_of(q);
-            let all = env.elements_named(key, below)?;
+            let all = env.elements_named(key, below(at))?;
             each(all.iter().copied(), None, preds, rest, env, visit)
         }
         (PStep::BelowAny(preds), At::Node(n)) => {
@@ -783,14 +765,11 @@ fn chain(
     visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
 ) -> Option<bool> {
     let d = env.dom;
-    let below = match at {
-        At::Node(n) => Some(n),
-        _ => None,
-    };
+    let under = below(at);
     let (last, above) = levels.split_last()?;
     for (k, q) in last.iter().enumerate() {
         let key = env.key_of(q);
-        let all = env.elements_named(key, below)?;
+        let all = env.elements_named(key, under)?;
         'found: for &c in all {
             env.spend().ok()?;
             // an element of two names of a level is reached once: the first name's
@@ -815,7 +794,7 @@ fn chain(
                 }
                 up = p;
             }
-            if d.parent(up) != below {
+            if d.parent(up) != under {
                 continue;
             }
             if !step(rest, env, At::Node(c), visit)? {
@@ -892,12 +871,24 @@ fn child_union(e: &Expr, out: &mut Vec<(QName, Vec<Plan>)>) -> Option<()> {
         }
         Expr::Path(start, steps) => match (&**start, steps.as_slice()) {
             (Expr::Context, [Step::Axis(Axis::Child, Test::Name(q), preds)]) => {
-                let preds = preds.iter().map(Plan::of).collect::<Option<Vec<_>>>()?;
-                out.push((q.clone(), preds));
+                out.push((q.clone(), plans(preds)?));
                 Some(())
             }
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// The plans of a step's predicates, if each has one.
+fn plans(preds: &[Expr]) -> Option<Vec<Plan>> {
+    preds.iter().map(Plan::of).collect()
+}
+
+/// Where a `//` from `at` searches below: an element, or the whole document.
+fn below(at: At) -> Option<NodeId> {
+    match at {
+        At::Node(n) => Some(n),
         _ => None,
     }
 }
