@@ -260,9 +260,32 @@ fn plan(c: &mut Compiled) {
             .map(|(_, e)| e.as_ref().ok().and_then(Num::of))
             .collect();
         for a in &mut rule.asserts {
-            a.plan = a.test.as_ref().ok().and_then(Plan::of);
+            a.plan = a
+                .test
+                .as_ref()
+                .ok()
+                .and_then(|t| Plan::of(&written_out(t, &c.functions)));
         }
     }
+}
+
+/// An assert's test with its calls of the stylesheet's functions written out where
+/// [`Function::inlined`] can (`u:slack(…)`), for its plan: the evaluator calls them.
+fn written_out(e: &Expr, functions: &[Function]) -> Expr {
+    fn inline(e: &mut Expr, functions: &[Function]) {
+        if let Expr::Call(name, args) = &*e {
+            if let Some(body) = functions.iter().find_map(|f| f.inlined(name, args)) {
+                *e = body;
+                return;
+            }
+        }
+        for child in children_mut(e) {
+            inline(child, functions);
+        }
+    }
+    let mut out = e.clone();
+    inline(&mut out, functions);
+    out
 }
 
 /// Every expression of a layer (globals, contexts, rule variables, asserts).

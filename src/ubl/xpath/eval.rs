@@ -2699,6 +2699,68 @@ impl Function {
             def,
         }
     }
+
+    /// A call of this function written out, for [`super::plan`] only (the evaluator
+    /// calls it): when the body is one boolean expression of its parameters alone, each
+    /// of them exactly one `xs:decimal` (`u:slack`), the body with each parameter
+    /// replaced by `(argument) cast as xs:decimal`. That cast is what the call's
+    /// conversion does to every argument a plan lowers (a decimal stays itself, a
+    /// node's text is cast, and no item or several is an error, which a plan leaves to
+    /// the evaluator); `None` for any other function or call.
+    pub(crate) fn inlined(&self, name: &str, args: &[Expr]) -> Option<Expr> {
+        let def = self.def.as_ref().ok()?;
+        let decimal = |t: &Option<SeqType>| matches!(t, Some(t) if t.atomic == "xs:decimal" && t.at_least_one && !t.many);
+        let boolean =
+            matches!(&def.result, Some(t) if t.atomic == "xs:boolean" && t.at_least_one && !t.many);
+        let ([Instr::Sequence(body)], true) = (def.body.as_slice(), boolean) else {
+            return None;
+        };
+        if self.name != name
+            || self.arity != args.len()
+            || !def.params.iter().all(|(_, t)| decimal(t))
+        {
+            return None;
+        }
+        let own = |v: &str| def.params.iter().any(|(p, _)| *p == v);
+        // the body reads its parameters only: no focus, no other variable
+        let reads_more = super::parse::any(body, &mut |x| match x {
+            Expr::Path(..) | Expr::Root | Expr::Context | Expr::Filter(..) | Expr::Shared(..) => {
+                true
+            }
+            Expr::Var(v) => !own(v),
+            Expr::Quantified(..) | Expr::For(..) => true,
+            // `string()` reads the focus, `u:…` is another function of the stylesheet
+            Expr::Call(name, args) => {
+                (args.is_empty() && name != "true" && name != "false")
+                    || name == "current"
+                    || (name.contains(':') && !name.starts_with("xs:"))
+            }
+            _ => false,
+        });
+        if reads_more {
+            return None;
+        }
+        let mut out = body.clone();
+        substitute(&mut out, &|v| {
+            let i = def.params.iter().position(|(p, _)| *p == v)?;
+            let arg = args.get(i)?.clone();
+            Some(Expr::Cast(Box::new(arg), "xs:decimal".to_owned(), false))
+        });
+        Some(out)
+    }
+}
+
+/// Replaces each variable that `with` names by its expression.
+fn substitute(e: &mut Expr, with: &dyn Fn(&str) -> Option<Expr>) {
+    if let Expr::Var(v) = e {
+        if let Some(x) = with(v) {
+            *e = x;
+        }
+        return;
+    }
+    for child in super::parse::children_mut(e) {
+        substitute(child, with);
+    }
 }
 
 fn compile_body(body: &'static [Instruction]) -> Result<Vec<Instr>, Error> {

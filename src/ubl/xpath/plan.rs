@@ -79,6 +79,9 @@ pub enum Num {
     If(Box<Plan>, Box<Num>, Box<Num>),
     /// A variable bound to one decimal or to nothing.
     Var(String),
+    /// `x cast as xs:decimal` (how [`super::eval::Function::inlined`] writes a
+    /// parameter): exactly one decimal (none is an error, not planned at run time).
+    One(Box<Num>),
     /// `count(p)`.
     Count(Nodes),
     /// `string-length(t)`.
@@ -343,16 +346,31 @@ impl Num {
                     let (nodes, last) = Nodes::then(x)?;
                     Num::Sum(nodes?, Box::new(Num::of(last)?))
                 }
-                ("xs:decimal", [x]) => match (Num::of(x), x) {
-                    // a decimal cast to a decimal is itself
-                    (Some(n), _) => n,
-                    (None, Expr::Context) => Num::CastText(Text::Focus),
-                    (None, Expr::Call(..)) => Num::CastText(Text::of_call(x)?),
-                    (None, _) => Num::CastOf(Nodes::of(x)?),
+                // a string's cast, or as a parameter converts it
+                ("xs:decimal", [x]) => match x {
+                    Expr::Context => Num::CastText(Text::Focus),
+                    Expr::Call(..) if Num::of(x).is_none() => Num::CastText(Text::of_call(x)?),
+                    _ => Num::cast(x)?,
                 },
                 _ => return None,
             },
+            Expr::Cast(x, ty, false) if ty == "xs:decimal" => Num::One(Box::new(Num::cast(x)?)),
             _ => return None,
+        })
+    }
+
+    /// `xs:decimal(x)` where `x` is a decimal (itself: a decimal cast to a decimal), a
+    /// path to one node (its text cast; no node: the empty sequence) or a choice of
+    /// those; never a string, which a parameter's conversion would refuse.
+    fn cast(x: &Expr) -> Option<Num> {
+        Some(match (Num::of(x), x) {
+            (Some(n), _) => n,
+            (None, Expr::If(c, t, f)) => Num::If(
+                Box::new(Plan::of(c)?),
+                Box::new(Num::cast(t)?),
+                Box::new(Num::cast(f)?),
+            ),
+            (None, _) => Num::CastOf(Nodes::of(x)?),
         })
     }
 
@@ -379,6 +397,7 @@ impl Num {
                 None => None,
             },
             Num::Abs(a) => a.at(env, here)?.map(|x| x.abs()),
+            Num::One(a) => Some(a.at(env, here)??),
             Num::Sum(p, each) => {
                 let mut total = Some(Decimal::ZERO);
                 p.walk(env, here, &mut |env, at| {

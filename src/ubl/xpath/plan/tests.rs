@@ -141,3 +141,61 @@ fn a_planned_number_is_the_evaluators_decimal_scale_and_all() {
         assert_eq!(format!("{planned:?}"), format!("{evaluated:?}"), "{expr}");
     }
 }
+
+#[test]
+fn a_call_of_u_slack_is_planned_as_its_body_with_its_decimal_parameters() {
+    use crate::en16931::artefacts::{Layer, FUNCTIONS};
+    use crate::ubl::xpath::eval::Function;
+    let functions: Vec<Function> = FUNCTIONS
+        .iter()
+        .filter(|f| f.layer == Layer::Peppol)
+        .map(Function::compile)
+        .collect();
+    let dom = Dom::read(DOC.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &functions);
+    let lines = &places(&dom)[1..];
+    let answers = |expr: &str, env: &mut Env<'_>| {
+        let e = parse(expr).unwrap();
+        let crate::ubl::xpath::parse::Expr::Call(name, args) = &e else {
+            panic!("{expr} is a call");
+        };
+        let body = functions
+            .iter()
+            .find_map(|f| f.inlined(name, args))
+            .unwrap_or_else(|| panic!("{expr} is written out"));
+        let plan = Plan::of(&body).unwrap_or_else(|| panic!("{expr} is planned"));
+        lines
+            .iter()
+            .map(|&n| (plan.test(env, n), env.test_at(&e, Item::Node(n))))
+            .collect::<Vec<_>>()
+    };
+    // 10.505 is within 0.02 of 10.49, not of 10.4; "abc" is not a decimal
+    let slack =
+        "u:slack(if (cbc:LineExtensionAmount) then cbc:LineExtensionAmount else 0, 10.49, 0.02)";
+    let got = answers(slack, &mut env);
+    assert_eq!(got[0], (Some(true), Ok(true)), "{got:?}");
+    assert_eq!(got[1].0, None, "{got:?}");
+    assert!(got[1].1.is_err(), "{got:?}");
+    let got = answers(&slack.replace("10.49", "10.4"), &mut env);
+    assert_eq!(got[0], (Some(false), Ok(false)), "{got:?}");
+    // no node where a parameter takes exactly one decimal: the evaluator's error
+    let got = answers("u:slack(xs:decimal(cbc:Nothing), 1, 0.02)", &mut env);
+    assert_eq!(got[0].0, None, "{got:?}");
+    assert!(got[0].1.is_err(), "{got:?}");
+    // a string is not converted to a decimal parameter: not planned
+    let e = parse("u:slack('1', 1, 0.02)").unwrap();
+    let crate::ubl::xpath::parse::Expr::Call(name, args) = &e else {
+        unreachable!()
+    };
+    let body = functions
+        .iter()
+        .find_map(|f| f.inlined(name, args))
+        .unwrap();
+    assert_eq!(Plan::of(&body), None);
+    // a function that reads more than its decimal parameters is not written out
+    let e = parse("u:gln('0088')").unwrap();
+    let crate::ubl::xpath::parse::Expr::Call(name, args) = &e else {
+        unreachable!()
+    };
+    assert!(functions.iter().all(|f| f.inlined(name, args).is_none()));
+}
