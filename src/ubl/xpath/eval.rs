@@ -2724,11 +2724,14 @@ impl Function {
         let own = |v: &str| def.params.iter().any(|(p, _)| *p == v);
         // the body reads its parameters only: no focus, no other variable
         let reads_more = super::parse::any(body, &mut |x| match x {
-            Expr::Path(..) | Expr::Root | Expr::Context | Expr::Filter(..) | Expr::Shared(..) => {
-                true
-            }
             Expr::Var(v) => !own(v),
-            Expr::Quantified(..) | Expr::For(..) => true,
+            Expr::Path(..)
+            | Expr::Root
+            | Expr::Context
+            | Expr::Filter(..)
+            | Expr::Shared(..)
+            | Expr::Quantified(..)
+            | Expr::For(..) => true,
             // `string()` reads the focus, `u:…` is another function of the stylesheet
             Expr::Call(name, args) => {
                 (args.is_empty() && name != "true" && name != "false")
