@@ -96,6 +96,8 @@ struct Compiled {
     /// The stylesheet's `xsl:function`s, which its asserts call.
     functions: Vec<Function>,
     patterns: Vec<Pattern>,
+    /// The paths [`share`] marked, by number, each with its plan where it has one.
+    shared: Vec<(Expr, Option<Select>)>,
     /// The values of the globals that read no document (the code lists, tokenized
     /// from the artefacts' text), computed at the first document and shared by all.
     constants: OnceLock<Vec<Option<Arc<Seq>>>>,
@@ -228,6 +230,7 @@ fn compile(layer: Layer) -> Compiled {
         layer,
         globals,
         constants: OnceLock::new(),
+        shared: Vec::new(),
         functions: FUNCTIONS
             .iter()
             .filter(|f| f.layer == layer)
@@ -328,6 +331,13 @@ fn share(c: &mut Compiled) {
     for e in expressions(c) {
         mark_root_paths(e, &shared);
     }
+    c.shared = shared
+        .into_iter()
+        .map(|e| {
+            let planned = Select::of(&e);
+            (e, planned)
+        })
+        .collect();
 }
 
 /// Whether an expression reads nothing but literals: no document, no focus, no
@@ -544,6 +554,30 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans
             };
             evaluate(rule, node, env, &mut memo, &mut outcomes, plans);
             record(rule, &outcomes, node, dom, report);
+        }
+    }
+    if plans.verify {
+        verify_shared(c, env, plans);
+    }
+}
+
+/// Each shared path's value, as its plan finds it, against the evaluator's.
+fn verify_shared(c: &Compiled, env: &mut Env<'_>, plans: &mut Plans) {
+    for (e, select) in &c.shared {
+        let Some(select) = select else {
+            continue;
+        };
+        let Some(planned) = select.value(env) else {
+            continue;
+        };
+        plans.compared += 1;
+        let evaluated = env.eval_at(e, Item::Doc);
+        if evaluated.as_ref() != Ok(&planned) {
+            plans.differ.push(format!(
+                "shared {e:?}: planned {} items, evaluated {:?}",
+                planned.len(),
+                evaluated.map(|v| v.len())
+            ));
         }
     }
 }

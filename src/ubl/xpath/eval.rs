@@ -1978,14 +1978,20 @@ impl<'a> Env<'a> {
         if let Some(Some(value)) = self.shared.get(slot) {
             return Ok(std::sync::Arc::clone(value));
         }
-        let value = std::sync::Arc::new(self.eval(inner, f)?);
+        let value = self.eval(inner, f)?;
+        Ok(self.keep_shared(slot, value))
+    }
+
+    /// Keeps a shared path's value for the rest of the document.
+    fn keep_shared(&mut self, slot: usize, value: Seq) -> std::sync::Arc<Seq> {
+        let value = std::sync::Arc::new(value);
         if self.shared.len() <= slot {
             self.shared.resize(slot + 1, None);
         }
         if let Some(cell) = self.shared.get_mut(slot) {
             *cell = Some(std::sync::Arc::clone(&value));
         }
-        Ok(value)
+        value
     }
 
     /// Walks a path from where [`Self::walk_start`] found it starts.
@@ -2381,6 +2387,27 @@ impl<'a> Env<'a> {
     /// One step of the budget ([`super::plan`]).
     pub(super) fn spend(&mut self) -> Result<(), Error> {
         self.burn()
+    }
+
+    /// The value of an [`Expr::Shared`] path, kept once a document, as `plan` finds it
+    /// where it decides (`None`: the evaluator's) ([`super::plan`]; `engine::check_plans`
+    /// checks each such value against the evaluator's).
+    pub(super) fn shared_planned(
+        &mut self,
+        e: &Expr,
+        focus: Item,
+        plan: impl FnOnce(&mut Self) -> Option<Seq>,
+    ) -> Result<std::sync::Arc<Seq>, Error> {
+        if let Expr::Shared(id, _) = e {
+            let slot = *id as usize;
+            if let Some(Some(value)) = self.shared.get(slot) {
+                return Ok(std::sync::Arc::clone(value));
+            }
+            if let Some(value) = plan(self) {
+                return Ok(self.keep_shared(slot, value));
+            }
+        }
+        self.shared_at(e, focus)
     }
 
     /// The value of an [`Expr::Shared`] path ([`super::plan`]).

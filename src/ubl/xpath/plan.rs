@@ -136,8 +136,9 @@ pub struct Nodes {
 enum Start {
     Focus,
     Doc,
-    /// An [`Expr::Shared`] path, evaluated once a document by the evaluator.
-    Shared(Expr),
+    /// An [`Expr::Shared`] path, its value kept once a document: found by its own
+    /// plan where it has one ([`Select`]), else by the evaluator.
+    Shared(Expr, Option<Box<Select>>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -161,6 +162,17 @@ enum PStep {
     /// `//*`: every element below.
     BelowAny(Vec<Plan>),
     Attr(QName),
+}
+
+impl Start {
+    /// The start at a shared path, with the plan of its value.
+    fn shared(e: &Expr) -> Start {
+        let planned = match e {
+            Expr::Shared(_, inner) => Select::of(inner).map(Box::new),
+            _ => None,
+        };
+        Start::Shared(e.clone(), planned)
+    }
 }
 
 /// Where a walk stands.
@@ -565,11 +577,11 @@ impl Nodes {
         let mut out = Vec::new();
         let (start, steps): (Start, &[Step]) = match e {
             Expr::Context => (Start::Focus, &[]),
-            Expr::Shared(..) => (Start::Shared(e.clone()), &[]),
+            Expr::Shared(..) => (Start::shared(e), &[]),
             Expr::Path(start, steps) => match &**start {
                 Expr::Context => (Start::Focus, steps),
                 Expr::Root => (Start::Doc, steps),
-                Expr::Shared(..) => (Start::Shared((**start).clone()), steps),
+                Expr::Shared(..) => (Start::shared(start), steps),
                 // `(cac:InvoiceLine | cac:CreditNoteLine)/…`
                 union => {
                     let mut names = Vec::new();
@@ -581,7 +593,7 @@ impl Nodes {
             _ => return None,
         };
         // one node so far (the focus and its parents, the document): a `//` may follow
-        let mut single = !matches!(start, Start::Shared(_)) && out.is_empty();
+        let mut single = !matches!(start, Start::Shared(..)) && out.is_empty();
         let mut i = 0;
         while let Some(step) = steps.get(i) {
             i += 1;
@@ -658,13 +670,17 @@ impl Nodes {
             Start::Doc => {
                 step(&self.steps, env, At::Doc, visit)?;
             }
-            Start::Shared(e) => {
+            Start::Shared(e, planned) => {
                 let focus = match here {
                     At::Node(n) => Item::Node(n),
                     At::Doc => Item::Doc,
                     At::Attr(..) => return None,
                 };
-                let value = env.shared_at(e, focus).ok()?;
+                let value = match planned {
+                    Some(select) => env.shared_planned(e, focus, |env| select.value(env)),
+                    None => env.shared_at(e, focus),
+                }
+                .ok()?;
                 for item in value.iter() {
                     let at = match item {
                         Item::Node(n) => At::Node(*n),
@@ -955,6 +971,15 @@ impl Select {
             })?;
         }
         Some(out)
+    }
+
+    /// The context's value as the evaluator gives it: the elements in document order,
+    /// each once; `None` when a step is not decided.
+    pub fn value(&self, env: &mut Env<'_>) -> Option<Vec<Item>> {
+        let mut nodes = self.elements(env)?;
+        nodes.sort_unstable();
+        nodes.dedup();
+        Some(nodes.into_iter().map(Item::Node).collect())
     }
 }
 
