@@ -328,16 +328,47 @@ fn share(c: &mut Compiled) {
     if shared.is_empty() {
         return;
     }
+    let marked = nested(&shared);
     for e in expressions(c) {
-        mark_root_paths(e, &shared);
+        mark_root_paths(e, &shared, &marked);
     }
-    c.shared = shared
+    c.shared = marked
         .into_iter()
         .map(|e| {
             let planned = Select::of(&e);
             (e, planned)
         })
         .collect();
+}
+
+/// Each shared path as [`Expr::Shared`], its value found from the longest shorter
+/// shared path it starts with, if any (`//cac:ClassifiedTaxCategory[…='VAT']` is then
+/// filtered once a document, not again for each VAT category that follows it).
+fn nested(shared: &[Expr]) -> Vec<Expr> {
+    let steps_of = |e: &Expr| root_steps(e).map_or(0, <[Step]>::len);
+    let mut order: Vec<usize> = (0..shared.len()).collect();
+    order.sort_by_key(|&i| steps_of(shared.get(i).unwrap_or(&Expr::Root)));
+    let mut marked: Vec<Option<Expr>> = vec![None; shared.len()];
+    for i in order {
+        let Some(e) = shared.get(i) else {
+            continue;
+        };
+        let steps = root_steps(e).unwrap_or(&[]);
+        let shorter = longest_shared(steps, steps.len().saturating_sub(1), shared)
+            .and_then(|(k, id)| Some((k, marked.get(id)?.clone()?)));
+        let inner = match shorter {
+            Some((k, start)) => Expr::Path(Box::new(start), steps.get(k..).unwrap_or(&[]).to_vec()),
+            None => e.clone(),
+        };
+        let id = u32::try_from(i).unwrap_or(u32::MAX);
+        if let Some(slot) = marked.get_mut(i) {
+            *slot = Some(Expr::Shared(id, Box::new(inner)));
+        }
+    }
+    marked
+        .into_iter()
+        .map(|m| m.unwrap_or(Expr::Root))
+        .collect()
 }
 
 /// Whether an expression reads nothing but literals: no document, no focus, no
@@ -393,20 +424,24 @@ fn count_root_paths(e: &mut Expr, seen: &mut Vec<(Expr, usize)>) {
     }
 }
 
-fn mark_root_paths(e: &mut Expr, shared: &[Expr]) {
+/// The longest start of a path from the root, at most `most` steps, that is shared:
+/// its length and its number.
+fn longest_shared(steps: &[Step], most: usize, shared: &[Expr]) -> Option<(usize, usize)> {
+    cuts(steps)
+        .filter(|&k| k <= most)
+        .filter_map(|k| {
+            let start = Expr::Path(Box::new(Expr::Root), steps.get(..k)?.to_vec());
+            shared.iter().position(|x| *x == start).map(|id| (k, id))
+        })
+        .last()
+}
+
+fn mark_root_paths(e: &mut Expr, shared: &[Expr], marked: &[Expr]) {
     if let Some(steps) = root_steps(e) {
-        let longest = cuts(steps)
-            .filter_map(|k| {
-                let start =
-                    Expr::Path(Box::new(Expr::Root), steps.get(..k).unwrap_or(&[]).to_vec());
-                shared.iter().position(|x| *x == start).map(|id| (k, id))
-            })
-            .last();
-        if let (Some((k, id)), Expr::Path(_, steps)) = (longest, &mut *e) {
+        let longest = longest_shared(steps, steps.len(), shared);
+        let start = longest.and_then(|(k, id)| Some((k, marked.get(id)?.clone())));
+        if let (Some((k, shared)), Expr::Path(_, steps)) = (start, &mut *e) {
             let rest = steps.split_off(k);
-            let start = Expr::Path(Box::new(Expr::Root), std::mem::take(steps));
-            let id = u32::try_from(id).unwrap_or(u32::MAX);
-            let shared = Expr::Shared(id, Box::new(start));
             *e = if rest.is_empty() {
                 shared
             } else {
@@ -416,7 +451,7 @@ fn mark_root_paths(e: &mut Expr, shared: &[Expr]) {
         return;
     }
     for child in children_mut(e) {
-        mark_root_paths(child, shared);
+        mark_root_paths(child, shared, marked);
     }
 }
 

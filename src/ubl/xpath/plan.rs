@@ -855,7 +855,12 @@ fn each(
         if name.is_some_and(|k| !env.named(k, c)) || !holds(preds, env, c)? {
             continue;
         }
-        if !step(rest, env, At::Node(c), visit)? {
+        let go_on = if rest.is_empty() {
+            visit(env, At::Node(c))?
+        } else {
+            step(rest, env, At::Node(c), visit)?
+        };
+        if !go_on {
             return Some(false);
         }
     }
