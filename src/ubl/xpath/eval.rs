@@ -1801,7 +1801,7 @@ impl<'a> Env<'a> {
                     return Ok(false);
                 }
                 // a node's text is untyped: a double
-                other => Number::Dbl(Double::parse(&env.text(other)).unwrap_or(Double::NaN)),
+                other => Number::Dbl(untyped_double(&env.text(other))),
             };
             match total.add(n) {
                 Ok(t) => total = t,
@@ -3099,7 +3099,7 @@ fn numeric(a: &Atom) -> Result<Number, Error> {
     Ok(match a {
         Atom::Num(n) => Number::Dec(*n),
         Atom::Double(x) => Number::Dbl(*x),
-        Atom::Untyped(s) | Atom::Str(s) => Number::Dbl(Double::parse(s).unwrap_or(Double::NaN)),
+        Atom::Untyped(s) | Atom::Str(s) => Number::Dbl(untyped_double(s)),
         Atom::Bool(b) => Number::Dec(Some(if *b { Decimal::ONE } else { Decimal::ZERO })),
         Atom::Date(_) => return Err("a date is not a number".into()),
     })
@@ -3312,6 +3312,22 @@ pub(super) fn decimal_arith(op: Arith, a: Decimal, b: Decimal) -> Result<Decimal
         }
     };
     v.ok_or_else(|| "arithmetic past the range of a decimal".into())
+}
+
+/// `xs:decimal(a op b)` where an operand is an untyped value, as the evaluator computes
+/// it: in doubles ([`double_arith`]), then the double's exact value; `None` for NaN,
+/// an infinity or an error ([`super::plan`]).
+pub(super) fn double_arith_decimal(op: Arith, a: Double, b: Double) -> Option<Decimal> {
+    match double_arith(op, a, b).ok()? {
+        Item::Double(x) => x.decimal(),
+        Item::Num(d) => d,
+        _ => None,
+    }
+}
+
+/// An untyped value as a number in arithmetic: its double, NaN when it is none.
+pub(super) fn untyped_double(text: &str) -> Double {
+    Double::parse(text).unwrap_or(Double::NaN)
 }
 
 /// Arithmetic where an operand is a double (an untyped value is one): computed in

@@ -28,9 +28,11 @@
 #![allow(clippy::option_option)]
 
 use super::eval::{
-    boolean_of_text, compare_untyped, decimal_arith, ordering_ok, parse_number, Env, Item, Key,
+    boolean_of_text, compare_untyped, decimal_arith, double_arith_decimal, ordering_ok,
+    parse_number, untyped_double, Env, Item, Key,
 };
 use super::parse::{boolean_function, Arith, Axis, Cmp, Expr, QName, Step, Test};
+use crate::en16931::double::Double;
 use crate::en16931::xpath::{normalize_space_of, trim_xml, upper_case};
 use crate::ubl::dom::NodeId;
 use rust_decimal::Decimal;
@@ -58,6 +60,9 @@ pub enum Plan {
     One(Nodes, Box<Plan>),
     /// Two decimals compared (false when either is the empty sequence).
     Num(Num, Cmp, Num),
+    /// `every $v in n satisfies p` (`some`: false), `n` one decimal or none (true for
+    /// every, false for some).
+    Quantified(bool, String, Num, Box<Plan>),
 }
 
 /// A number, planned: `xs:decimal` values only (an untyped value in arithmetic is a
@@ -79,6 +84,9 @@ pub enum Num {
     If(Box<Plan>, Box<Num>, Box<Num>),
     /// A variable bound to one decimal or to nothing.
     Var(String),
+    /// `xs:decimal(a op b)` where an operand is a node's text: an untyped value, so the
+    /// arithmetic is in doubles (as XPath 2.0 promotes it), then cast.
+    CastDouble(Arith, Box<Operand>, Box<Operand>),
     /// `x cast as xs:decimal` (how [`super::eval::Function::inlined`] writes a
     /// parameter): exactly one decimal (none is an error, not planned at run time).
     One(Box<Num>),
@@ -86,6 +94,16 @@ pub enum Num {
     Count(Nodes),
     /// `string-length(t)`.
     Length(Text),
+}
+
+/// An operand of arithmetic in doubles ([`Num::CastDouble`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Operand {
+    /// A decimal, promoted to a double.
+    Decimal(Num),
+    /// The one node's text (none: the empty sequence), untyped: its double, NaN when it
+    /// is not a number.
+    Untyped(Nodes),
 }
 
 /// Which of the string tests.
@@ -211,6 +229,15 @@ impl Plan {
                 None => Plan::Exists(Nodes::of(e)?),
             },
             Expr::Context | Expr::Shared(..) => Plan::Exists(Nodes::of(e)?),
+            Expr::Quantified(every, binds, sat) => match binds.as_slice() {
+                [(name, over)] => Plan::Quantified(
+                    *every,
+                    name.clone(),
+                    Num::of(over)?,
+                    Box::new(Plan::of(sat)?),
+                ),
+                _ => return None,
+            },
             Expr::Compare(op, general, left, right) => match (Num::of(left), Num::of(right)) {
                 (Some(x), Some(y)) => Plan::Num(x, *op, y),
                 _ if *general => Plan::compare(*op, left, right)?,
@@ -302,6 +329,17 @@ impl Plan {
                 (Some(x), Some(y)) => ordering_ok(*op, x.cmp(&y)),
                 _ => false,
             },
+            Plan::Quantified(every, name, over, sat) => match over.at(env, here)? {
+                None => *every,
+                Some(d) => {
+                    let scope = env.vars.len();
+                    let value = std::sync::Arc::new(vec![Item::Num(Some(d))]);
+                    env.vars.push((Cow::Owned(name.clone()), value));
+                    let holds = sat.at(env, here);
+                    env.vars.truncate(scope);
+                    holds?
+                }
+            },
             Plan::One(p, test) => match one(p, env, here)? {
                 Some(at) => test.at(env, at)?,
                 None => false,
@@ -358,10 +396,14 @@ impl Num {
                     let (nodes, last) = Nodes::then(x)?;
                     Num::Sum(nodes?, Box::new(Num::of(last)?))
                 }
-                // a string's cast, or as a parameter converts it
+                // a string's cast, a cast of arithmetic in doubles, or as a parameter
+                // converts it
                 ("xs:decimal", [x]) => match x {
                     Expr::Context => Num::CastText(Text::Focus),
                     Expr::Call(..) if Num::of(x).is_none() => Num::CastText(Text::of_call(x)?),
+                    Expr::Arith(op, a, b) if Num::of(x).is_none() => {
+                        Num::CastDouble(*op, Box::new(Operand::of(a)?), Box::new(Operand::of(b)?))
+                    }
                     _ => Num::cast(x)?,
                 },
                 _ => return None,
@@ -410,6 +452,10 @@ impl Num {
             },
             Num::Abs(a) => a.at(env, here)?.map(|x| x.abs()),
             Num::One(a) => Some(a.at(env, here)??),
+            Num::CastDouble(op, a, b) => match (a.at(env, here)?, b.at(env, here)?) {
+                (Some(x), Some(y)) => Some(double_arith_decimal(*op, x, y)?),
+                _ => None,
+            },
             Num::Sum(p, each) => {
                 let mut total = Some(Decimal::ZERO);
                 p.walk(env, here, &mut |env, at| {
@@ -444,6 +490,26 @@ impl Num {
                 [Item::Num(Some(d))] => Some(*d),
                 [] => None,
                 _ => return None,
+            },
+        })
+    }
+}
+
+impl Operand {
+    fn of(e: &Expr) -> Option<Operand> {
+        Some(match Num::of(e) {
+            Some(n) => Operand::Decimal(n),
+            None => Operand::Untyped(Nodes::of(e)?),
+        })
+    }
+
+    /// The operand's double (`Some(None)`: the empty sequence).
+    fn at(&self, env: &mut Env<'_>, here: At) -> Option<Option<Double>> {
+        Some(match self {
+            Operand::Decimal(n) => n.at(env, here)?.map(Double::of),
+            Operand::Untyped(p) => match one(p, env, here)? {
+                Some(at) => Some(untyped_double(&string_value(env, at)?)),
+                None => None,
             },
         })
     }

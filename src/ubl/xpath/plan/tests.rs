@@ -48,6 +48,12 @@ fn a_plan_answers_as_the_evaluator_where_it_decides() {
         "(count(cbc:Note) + count(cbc:ID)) > 2",
         "abs(xs:decimal(cac:Item/cbc:Name)) > 0 or true()",
         "cbc:Note != false() or exists(cbc:ID)",
+        // BR-S-08's shapes: a quantified decimal, arithmetic in doubles on a node's text
+        "every $r in xs:decimal(cbc:ID) satisfies (xs:decimal(cbc:LineExtensionAmount - 1) < $r)",
+        "some $r in xs:decimal(cbc:ID) satisfies ($r = 1)",
+        "every $r in xs:decimal(cbc:Nothing) satisfies false()",
+        "xs:decimal(cbc:LineExtensionAmount + 0.1) > 10.6",
+        "xs:decimal(cbc:Nothing * 2) = 0 or true()",
     ] {
         let answers = both(expr);
         for (planned, evaluated) in &answers {
@@ -74,6 +80,11 @@ fn a_plan_leaves_to_the_evaluator_what_it_does_not_decide() {
     // an unbound variable, a text that is not a decimal
     assert_eq!(both("$x = 1")[1].0, None);
     let answers = both("xs:decimal(cbc:LineExtensionAmount) > 0");
+    assert_eq!(answers[1], (Some(true), Ok(true)));
+    assert_eq!(answers[2].0, None);
+    assert!(answers[2].1.is_err(), "{answers:?}");
+    // arithmetic in doubles on a text that is not a number: NaN has no decimal
+    let answers = both("xs:decimal(cbc:LineExtensionAmount - 1) > 0");
     assert_eq!(answers[1], (Some(true), Ok(true)));
     assert_eq!(answers[2].0, None);
     assert!(answers[2].1.is_err(), "{answers:?}");
