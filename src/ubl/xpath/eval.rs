@@ -208,6 +208,8 @@ pub struct Env<'a> {
     regexes: Vec<(String, regex::Regex)>,
     /// The name tests resolved against this document, by [`QName::id`].
     keys: Vec<Key>,
+    /// The namespaces' numbers in this document, by URI ([`Self::namespace_number`]).
+    namespaces: Vec<(&'static str, Option<u32>)>,
     /// The walked sums of the expression being evaluated (cleared at each
     /// [`Env::eval_at`] and [`Env::test_at`]).
     sums: Vec<Sum>,
@@ -314,6 +316,7 @@ impl<'a> Env<'a> {
             shared: Vec::new(),
             regexes: Vec::new(),
             keys: Vec::new(),
+            namespaces: Vec::new(),
             sums: Vec::new(),
         }
     }
@@ -533,9 +536,11 @@ impl Env<'_> {
         })
     }
 
-    /// The compiled regular expression of a pattern, compiled once a document and
-    /// lent. The patterns are the artefacts' (a few tens), found by comparing their
-    /// texts, not hashing them; past [`MAX_PATTERNS`] the last one is replaced.
+    /// The compiled regular expression of a pattern, lent. The patterns are the
+    /// artefacts' (a few tens), found by comparing their texts, not hashing them; past
+    /// [`MAX_PATTERNS`] the last one is replaced. Each is compiled once a process
+    /// ([`regex`]: compiling the artefacts' patterns again for each document was 7% of
+    /// checking a 9 KB invoice) and kept by this evaluation.
     fn regex(&mut self, pattern: &str) -> Result<&regex::Regex, Error> {
         let at = if let Some(at) = self.regexes.iter().position(|(p, _)| p == pattern) {
             at
@@ -878,7 +883,7 @@ impl Env<'_> {
     }
 
     /// The items of an axis from `item` that pass `test`, in the axis's order.
-    fn axis(&self, item: &Item, axis: Axis, test: &Test) -> Seq {
+    fn axis(&mut self, item: &Item, axis: Axis, test: &Test) -> Seq {
         if axis == Axis::Descendant {
             if let Some(named) = self.named_below(item, test) {
                 return named.iter().map(|&n| Item::Node(n)).collect();
@@ -2421,7 +2426,7 @@ impl<'a> Env<'a> {
 
     /// The elements of a name in a known namespace (or in none) below an item, from
     /// the document's index; `None` for any other test.
-    fn named_below(&self, item: &Item, test: &Test) -> Option<&'a [NodeId]> {
+    fn named_below(&mut self, item: &Item, test: &Test) -> Option<&'a [NodeId]> {
         let Test::Name(q) = test else {
             return None;
         };
@@ -2430,7 +2435,8 @@ impl<'a> Env<'a> {
             Item::Node(n) => Some(*n),
             _ => return Some(&[]),
         };
-        self.elements_named(self.known_key(q), below)
+        let key = self.key(q);
+        self.elements_named(key, below)
     }
 
     /// A name test's numbers in this document, resolved at its first use.
@@ -2440,6 +2446,18 @@ impl<'a> Env<'a> {
             Some(&Key::Unresolved) | None => self.resolve(q),
             Some(&k) => k,
         }
+    }
+
+    /// The number of a namespace in this document, found once by its URI (a
+    /// stylesheet's few namespaces: hashing each name test's URI was 4% of checking
+    /// a 9 KB invoice).
+    fn namespace_number(&mut self, uri: &'static str) -> Option<u32> {
+        if let Some((_, n)) = self.namespaces.iter().find(|(u, _)| *u == uri) {
+            return *n;
+        }
+        let n = self.dom.namespace_number(uri);
+        self.namespaces.push((uri, n));
+        n
     }
 
     /// [`Self::key`] the first time a name is tested in this document.
@@ -2456,21 +2474,13 @@ impl<'a> Env<'a> {
         k
     }
 
-    /// A name test's numbers, as resolved or else computed (not kept).
-    fn known_key(&self, q: &QName) -> Key {
-        match self.keys.get(q.id as usize) {
-            Some(&Key::Unresolved) | None => self.computed_key(q),
-            Some(&k) => k,
-        }
-    }
-
     /// A name test's numbers in this document, from its prefix and local name.
-    fn computed_key(&self, q: &QName) -> Key {
+    fn computed_key(&mut self, q: &QName) -> Key {
         let d = self.dom;
         let ns = match q.prefix.as_deref() {
             Some("*") => Some(None),
             Some(p) => (self.ns)(p)
-                .and_then(|uri| d.namespace_number(uri))
+                .and_then(|uri| self.namespace_number(uri))
                 .map(Some),
             None => Some(Some(0)),
         };
@@ -3378,11 +3388,24 @@ fn substring(text: &str, start: Option<Decimal>, len: Option<Option<Decimal>>) -
         .collect()
 }
 
-/// An XPath regular expression, compiled (cached by the caller's rules: the
-/// artefacts' patterns are few and short).
+/// An XPath regular expression, compiled once a process: the last [`MAX_PATTERNS`]
+/// patterns compiled are kept (a pattern that does not compile is compiled again).
+/// A compiled pattern is shared, not copied ([`regex::Regex`] is a reference to it).
 fn regex(pattern: &str) -> Result<regex::Regex, Error> {
-    regex::RegexBuilder::new(pattern)
+    static KEPT: std::sync::Mutex<Vec<(String, regex::Regex)>> = std::sync::Mutex::new(Vec::new());
+    let mut kept = KEPT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, re)) = kept.iter().find(|(p, _)| p == pattern) {
+        return Ok(re.clone());
+    }
+    let re = regex::RegexBuilder::new(pattern)
         .size_limit(1 << 20)
         .build()
-        .map_err(|e| format!("the pattern {pattern:?}: {e}"))
+        .map_err(|e| format!("the pattern {pattern:?}: {e}"))?;
+    if kept.len() >= MAX_PATTERNS {
+        kept.remove(0);
+    }
+    kept.push((pattern.to_owned(), re.clone()));
+    Ok(re)
 }
