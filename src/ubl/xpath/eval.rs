@@ -205,7 +205,7 @@ pub struct Env<'a> {
     pub shared: Vec<Option<std::sync::Arc<Seq>>>,
     /// The regular expressions compiled for this document, by pattern (the artefacts
     /// use a few dozen, most of them many times).
-    regexes: Vec<(String, regex::Regex)>,
+    regexes: Vec<(String, std::sync::Arc<regex::Regex>)>,
     /// The name tests resolved against this document, by [`QName::id`].
     keys: Vec<Key>,
     /// The namespaces' numbers in this document, by URI ([`Self::namespace_number`]).
@@ -554,7 +554,7 @@ impl Env<'_> {
         };
         self.regexes
             .get(at)
-            .map(|(_, re)| re)
+            .map(|(_, re)| &**re)
             .ok_or_else(|| format!("the pattern {pattern:?} is not kept"))
     }
 
@@ -3390,22 +3390,25 @@ fn substring(text: &str, start: Option<Decimal>, len: Option<Option<Decimal>>) -
 
 /// An XPath regular expression, compiled once a process: the last [`MAX_PATTERNS`]
 /// patterns compiled are kept (a pattern that does not compile is compiled again).
-/// A compiled pattern is shared, not copied ([`regex::Regex`] is a reference to it).
-fn regex(pattern: &str) -> Result<regex::Regex, Error> {
-    static KEPT: std::sync::Mutex<Vec<(String, regex::Regex)>> = std::sync::Mutex::new(Vec::new());
+/// A compiled pattern is shared with its matching caches (a clone of a
+/// [`regex::Regex`] would build its caches again at its first match).
+fn regex(pattern: &str) -> Result<std::sync::Arc<regex::Regex>, Error> {
+    type Kept = Vec<(String, std::sync::Arc<regex::Regex>)>;
+    static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
     let mut kept = KEPT
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some((_, re)) = kept.iter().find(|(p, _)| p == pattern) {
-        return Ok(re.clone());
+        return Ok(std::sync::Arc::clone(re));
     }
     let re = regex::RegexBuilder::new(pattern)
         .size_limit(1 << 20)
         .build()
         .map_err(|e| format!("the pattern {pattern:?}: {e}"))?;
+    let re = std::sync::Arc::new(re);
     if kept.len() >= MAX_PATTERNS {
         kept.remove(0);
     }
-    kept.push((pattern.to_owned(), re.clone()));
+    kept.push((pattern.to_owned(), std::sync::Arc::clone(&re)));
     Ok(re)
 }
