@@ -6,7 +6,13 @@
 //! `(cac:Price/cbc:PriceAmount) >= 0`,
 //! `exists(//cac:ClassifiedTaxCategory[…]/cbc:ID[normalize-space(.) = 'E'])`,
 //! `xs:decimal(cbc:Percent) = 0`) answer from the document's elements and texts in
-//! place.
+//! place. Also planned: BR-S-08's `every $rate in xs:decimal(cbc:Percent) satisfies …`
+//! ([`Plan::Quantified`]) and `xs:decimal(cbc:TaxableAmount - 1)` (arithmetic in
+//! doubles on a node's text, [`Num::CastDouble`]); a call of a stylesheet function
+//! whose body is one test of exactly-one decimal parameters, written out by the engine
+//! (`u:slack`, [`super::eval::Function::inlined`], [`Num::One`]); and the value of a
+//! path several asserts share, found once a document by its own plan
+//! ([`Select::value`]) from the longest shorter shared path it starts with.
 //!
 //! **Why a second way to evaluate** (measured, issue 30): the evaluator
 //! ([`super::eval`]) builds a sequence of items for each value and decides at every
