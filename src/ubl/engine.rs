@@ -246,6 +246,7 @@ fn compile(layer: Layer) -> Compiled {
             })
             .collect(),
     };
+    fold(&mut compiled);
     share(&mut compiled);
     // planned once the shared paths are marked: a plan reads their values
     plan(&mut compiled);
@@ -369,6 +370,53 @@ fn nested(shared: &[Expr]) -> Vec<Expr> {
         .into_iter()
         .map(|m| m.unwrap_or(Expr::Root))
         .collect()
+}
+
+/// Replaces each call that reads nothing but literals (`tokenize('71 80 …', '\s')`,
+/// `concat('a', 'b')`) by its value written as literals, computed once when the layer is
+/// compiled: PEPPOL-EN16931-P0100 split its code list by a pattern at each document.
+/// A call whose value has no literal form (a double, a date, NaN) or that fails is
+/// kept, and the evaluator computes it (or its error) as before.
+fn fold(c: &mut Compiled) {
+    let Ok(dom) = Dom::read(b"<folding/>") else {
+        return;
+    };
+    let functions = std::mem::take(&mut c.functions);
+    let mut env = Env::new(&dom, namespace, FUEL, &functions);
+    for e in expressions(c) {
+        fold_calls(e, &mut env);
+    }
+    c.functions = functions;
+}
+
+fn fold_calls(e: &mut Expr, env: &mut Env<'_>) {
+    if matches!(e, Expr::Call(_, args) if !args.is_empty()) && constant(e) {
+        if let Some(literal) = env.eval_at(e, Item::Doc).ok().and_then(|v| literals(&v)) {
+            *e = literal;
+            return;
+        }
+    }
+    for child in children_mut(e) {
+        fold_calls(child, env);
+    }
+}
+
+/// A value written as literals (one literal, or a sequence of them), if each item has
+/// a literal form.
+fn literals(value: &Seq) -> Option<Expr> {
+    let mut out = Vec::with_capacity(value.len());
+    for item in value {
+        out.push(match item {
+            Item::Str(s) => Expr::Str(s.clone()),
+            Item::Num(Some(d)) => Expr::Num(*d),
+            Item::Bool(b) => Expr::Call(if *b { "true" } else { "false" }.to_owned(), Vec::new()),
+            _ => return None,
+        });
+    }
+    Some(match <[Expr; 1]>::try_from(out) {
+        Ok([one]) => one,
+        Err(many) => Expr::Seq(many),
+    })
 }
 
 /// Whether an expression reads nothing but literals: no document, no focus, no

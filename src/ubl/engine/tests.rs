@@ -131,3 +131,38 @@ fn kept_outcomes_are_bounded_per_assert_and_found_by_name_and_attributes() {
         None
     );
 }
+
+#[test]
+fn a_call_of_literals_is_folded_into_its_value_when_the_layer_is_compiled() {
+    // PEPPOL-EN16931-P0100 splits a code list written in the artefact: no document
+    // reads it, so no document splits it again
+    let c = compiled(Layer::Peppol);
+    let calls_of_literals = |e: &Expr| {
+        any(e, &mut |x| {
+            matches!(x, Expr::Call(name, args) if name == "tokenize" && !args.is_empty())
+                && constant(x)
+        })
+    };
+    let asserts: Vec<&Expr> = c
+        .patterns
+        .iter()
+        .flat_map(|p| p.rules.iter())
+        .flat_map(|r| r.asserts.iter())
+        .filter_map(|a| a.test.as_ref().ok())
+        .collect();
+    assert!(!asserts.is_empty());
+    assert!(!asserts.iter().any(|e| calls_of_literals(e)));
+    // a value with literal forms, and one without (a double)
+    let dom = Dom::read(b"<a/>").unwrap();
+    let mut env = Env::new(&dom, namespace, FUEL, &[]);
+    let mut e =
+        parse("tokenize('71 80', '\\s') = 'x' or string-length('abc') = 3 or number('1') = 1")
+            .unwrap();
+    fold_calls(&mut e, &mut env);
+    let expected = parse("('71', '80') = 'x' or 3 = 3 or number('1') = 1").unwrap();
+    assert_eq!(e, expected);
+    assert_eq!(
+        literals(&vec![Item::Bool(true)]),
+        Some(parse("true()").unwrap())
+    );
+}
