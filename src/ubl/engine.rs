@@ -644,7 +644,9 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans
     }
 }
 
-/// Each shared path's value, as its plan finds it, against the evaluator's.
+/// Each shared path's value, as its plan finds it, against the evaluator's: computed
+/// afresh, the shared paths it starts with included (this document's kept values may
+/// be the plans').
 fn verify_shared(c: &Compiled, env: &mut Env<'_>, plans: &mut Plans) {
     for (e, select) in &c.shared {
         let Some(select) = select else {
@@ -654,7 +656,8 @@ fn verify_shared(c: &Compiled, env: &mut Env<'_>, plans: &mut Plans) {
             continue;
         };
         plans.compared += 1;
-        let evaluated = env.eval_at(e, Item::Doc);
+        let mut fresh = Env::new(env.dom, namespace, FUEL, &c.functions);
+        let evaluated = fresh.eval_at(e, Item::Doc);
         if evaluated.as_ref() != Ok(&planned) {
             plans.differ.push(format!(
                 "shared {e:?}: planned {} items, evaluated {:?}",
