@@ -99,8 +99,9 @@ struct Compiled {
     /// The paths [`share`] marked, by number, each with its plan where it has one.
     shared: Vec<(Expr, Option<Select>)>,
     /// The values of the globals that read no document (the code lists, tokenized
-    /// from the artefacts' text), computed at the first document and shared by all.
-    constants: OnceLock<Vec<Option<Arc<Seq>>>>,
+    /// from the artefacts' text), computed when the layer is compiled ([`fold`]) and
+    /// shared by every document.
+    constants: Vec<Option<Arc<Seq>>>,
 }
 
 /// An XSLT match pattern as an expression that selects the nodes it matches from the
@@ -229,7 +230,7 @@ fn compile(layer: Layer) -> Compiled {
     let mut compiled = Compiled {
         layer,
         globals,
-        constants: OnceLock::new(),
+        constants: Vec::new(),
         shared: Vec::new(),
         functions: FUNCTIONS
             .iter()
@@ -372,11 +373,15 @@ fn nested(shared: &[Expr]) -> Vec<Expr> {
         .collect()
 }
 
-/// Replaces each call that reads nothing but literals (`tokenize('71 80 …', '\s')`,
-/// `concat('a', 'b')`) by its value written as literals, computed once when the layer is
-/// compiled: PEPPOL-EN16931-P0100 split its code list by a pattern at each document.
-/// A call whose value has no literal form (a double, a date, NaN) or that fails is
-/// kept, and the evaluator computes it (or its error) as before.
+/// What reads nothing but literals, computed once when the layer is compiled, in an
+/// evaluation of its own over an empty document:
+/// - each call of literals (`tokenize('71 80 …', '\s')`, `concat('a', 'b')`) is
+///   replaced by its value written as literals (PEPPOL-EN16931-P0100 split its code
+///   list by a pattern at each document); a call whose value has no literal form (a
+///   double, a date, NaN) or that fails is kept, and the evaluator computes it (or its
+///   error) as before;
+/// - each global that reads no document gets its value ([`Compiled::constants`]); one
+///   that fails is evaluated with each document, as the others.
 fn fold(c: &mut Compiled) {
     let Ok(dom) = Dom::read(b"<folding/>") else {
         return;
@@ -386,6 +391,14 @@ fn fold(c: &mut Compiled) {
     for e in expressions(c) {
         fold_calls(e, &mut env);
     }
+    c.constants = c
+        .globals
+        .iter()
+        .map(|(_, e)| match e {
+            Ok(e) if constant(e) => env.eval_at(e, Item::Doc).ok().map(Arc::new),
+            _ => None,
+        })
+        .collect();
     c.functions = functions;
 }
 
@@ -585,20 +598,8 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans
     env.vars.clear();
     env.shared.clear();
     env.functions = &c.functions;
-    let constants = c.constants.get_or_init(|| {
-        // with a budget of its own (this document's may be spent), and an error is
-        // never kept: such a global is evaluated with each document, as the others
-        let mut own = Env::new(env.dom, namespace, FUEL, &c.functions);
-        c.globals
-            .iter()
-            .map(|(_, e)| match e {
-                Ok(e) if constant(e) => own.eval_at(e, Item::Doc).ok().map(Arc::new),
-                _ => None,
-            })
-            .collect()
-    });
     for (i, (name, e)) in c.globals.iter().enumerate() {
-        let value = match (constants.get(i), e) {
+        let value = match (c.constants.get(i), e) {
             (Some(Some(value)), _) => Arc::clone(value),
             (_, Ok(e)) => Arc::new(env.eval_at(e, Item::Doc).unwrap_or_default()),
             (_, Err(_)) => Arc::new(Vec::new()),
