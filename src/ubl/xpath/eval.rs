@@ -325,13 +325,13 @@ impl<'a> Env<'a> {
 impl Env<'_> {
     /// Evaluates `e` with `item` as the context item.
     pub fn eval_at(&mut self, e: &Expr, item: Item) -> Result<Seq, Error> {
-        self.sums.clear();
+        self.begin();
         self.eval(e, &Focus::at(item))
     }
 
     /// The effective boolean value of `e` at `item`.
     pub fn test_at(&mut self, e: &Expr, item: Item) -> Result<bool, Error> {
-        self.sums.clear();
+        self.begin();
         self.test(e, &Focus::at(item))
     }
 
@@ -1788,8 +1788,8 @@ impl<'a> Env<'a> {
         let Expr::Path(start, steps) = arg else {
             return Ok(None);
         };
-        if let Some(known) = self.sums.iter().find(|s| s.is(arg, f.item.as_ref(), self)) {
-            return Ok(Some(known.total));
+        if let Some(known) = self.known_sum(arg, f.item.as_ref()) {
+            return Ok(Some(known));
         }
         let Some(from) = self.walk_start(start, steps, f)? else {
             return Ok(None);
@@ -1820,12 +1820,27 @@ impl<'a> Env<'a> {
         if let Some(e) = failed {
             return Err(e);
         }
+        self.keep_sum(arg, f.item.as_ref(), total);
+        Ok(Some(total))
+    }
+
+    /// The total of `sum(arg)` at `focus` already computed in this evaluation.
+    fn known_sum(&self, arg: &Expr, focus: Option<&Item>) -> Option<Number> {
+        self.sums
+            .iter()
+            .find(|s| s.is(arg, focus, self))
+            .map(|s| s.total)
+    }
+
+    /// Keeps the total of `sum(arg)` at `focus` for the rest of this evaluation (the
+    /// first [`MAX_SUMS`] only).
+    fn keep_sum(&mut self, arg: &Expr, focus: Option<&Item>, total: Number) {
         if self.sums.len() >= MAX_SUMS {
-            return Ok(Some(total));
+            return;
         }
         self.sums.push(Sum {
             arg: arg.clone(),
-            focus: f.item.clone(),
+            focus: focus.cloned(),
             current: self.current.clone(),
             vars: self
                 .vars
@@ -1834,7 +1849,26 @@ impl<'a> Env<'a> {
                 .collect(),
             total,
         });
-        Ok(Some(total))
+    }
+
+    /// A plan's decimal `sum(arg)` at `focus` already computed in this evaluation
+    /// (kept as the evaluator keeps its own, [`Self::keep_decimal_sum`]).
+    pub(super) fn known_decimal_sum(&self, arg: &Expr, focus: &Item) -> Option<Decimal> {
+        match self.known_sum(arg, Some(focus)) {
+            Some(Number::Dec(Some(d))) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Keeps a plan's decimal `sum(arg)` at `focus` for the rest of this evaluation.
+    pub(super) fn keep_decimal_sum(&mut self, arg: &Expr, focus: &Item, total: Decimal) {
+        self.keep_sum(arg, Some(focus), Number::Dec(Some(total)));
+    }
+
+    /// Starts a plan's evaluation: nothing kept by an earlier one is reused (as
+    /// [`Self::eval_at`] and [`Self::test_at`] start the evaluator's).
+    pub(super) fn begin(&mut self) {
+        self.sums.clear();
     }
 
     /// Whether a predicate neither selects by position (its value is a boolean or

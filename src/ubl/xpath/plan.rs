@@ -83,8 +83,10 @@ pub enum Num {
     Arith(Arith, Box<Num>, Box<Num>),
     Round(Box<Num>),
     Abs(Box<Num>),
-    /// `sum(p/xs:decimal(…))`: the sum of a decimal at each node.
-    Sum(Nodes, Box<Num>),
+    /// `sum(p/xs:decimal(…))`: the sum of a decimal at each node, and the argument it
+    /// was planned from (the key of the total kept for the rest of the evaluation:
+    /// BR-S-08 writes each of its sums twice, [`Env::known_decimal_sum`]).
+    Sum(Nodes, Box<Num>, Box<Expr>),
     /// `p/xs:decimal(…)`: the decimal at the one node (none: the empty sequence).
     At(Nodes, Box<Num>),
     If(Box<Plan>, Box<Num>, Box<Num>),
@@ -207,6 +209,17 @@ enum At {
     Attr(NodeId, u32),
 }
 
+impl At {
+    /// The evaluator's item for the same place.
+    fn item(self) -> Item {
+        match self {
+            At::Doc => Item::Doc,
+            At::Node(n) => Item::Node(n),
+            At::Attr(n, i) => Item::Attr(n, i),
+        }
+    }
+}
+
 impl Plan {
     /// The plan of a test, if its shape is one planned.
     pub fn of(e: &Expr) -> Option<Plan> {
@@ -304,6 +317,7 @@ impl Plan {
     /// The test's value at an element; `None` when the plan does not decide it there
     /// (the evaluator then does).
     pub fn test(&self, env: &mut Env<'_>, node: NodeId) -> Option<bool> {
+        env.begin();
         self.at(env, At::Node(node))
     }
 
@@ -400,7 +414,7 @@ impl Num {
                 ("abs", [x]) => Num::Abs(Box::new(Num::of(x)?)),
                 ("sum", [x]) => {
                     let (nodes, last) = Nodes::then(x)?;
-                    Num::Sum(nodes?, Box::new(Num::of(last)?))
+                    Num::Sum(nodes?, Box::new(Num::of(last)?), Box::new(x.clone()))
                 }
                 // a string's cast, a cast of arithmetic in doubles, or as a parameter
                 // converts it
@@ -437,6 +451,7 @@ impl Num {
     /// The number at an element (`Some(None)`: the empty sequence); `None` when the
     /// plan does not decide it there.
     pub fn value(&self, env: &mut Env<'_>, node: NodeId) -> Option<Option<Decimal>> {
+        env.begin();
         self.at(env, At::Node(node))
     }
 
@@ -462,7 +477,11 @@ impl Num {
                 (Some(x), Some(y)) => Some(double_arith_decimal(*op, x, y)?),
                 _ => None,
             },
-            Num::Sum(p, each) => {
+            Num::Sum(p, each, arg) => {
+                let focus = here.item();
+                if let Some(known) = env.known_decimal_sum(arg, &focus) {
+                    return Some(Some(known));
+                }
                 let mut total = Some(Decimal::ZERO);
                 p.walk(env, here, &mut |env, at| {
                     if let Some(x) = each.at(env, at)? {
@@ -470,7 +489,9 @@ impl Num {
                     }
                     Some(total.is_some())
                 })?;
-                Some(total?)
+                let total = total?;
+                env.keep_decimal_sum(arg, &focus, total);
+                Some(total)
             }
             Num::At(p, each) => match one(p, env, here)? {
                 Some(at) => each.at(env, at)?,
@@ -743,11 +764,10 @@ impl Nodes {
                 step(&self.steps, env, At::Doc, visit)?;
             }
             Start::Shared(e, planned) => {
-                let focus = match here {
-                    At::Node(n) => Item::Node(n),
-                    At::Doc => Item::Doc,
-                    At::Attr(..) => return None,
-                };
+                if let At::Attr(..) = here {
+                    return None;
+                }
+                let focus = here.item();
                 let value = match planned {
                     Some(select) => env.shared_planned(e, focus, |env| select.value(env)),
                     None => env.shared_at(e, focus),

@@ -210,3 +210,36 @@ fn a_call_of_u_slack_is_planned_as_its_body_with_its_decimal_parameters() {
     };
     assert!(functions.iter().all(|f| f.inlined(name, args).is_none()));
 }
+
+#[test]
+fn a_sum_met_twice_in_one_evaluation_is_kept_for_its_focus() {
+    // BR-S-08 writes each of its sums twice: the second is the first's total, but
+    // only at the same focus (here the same argument at the line, then at its item)
+    let doc = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cac:InvoiceLine><cbc:Note>1</cbc:Note><cbc:Note>2</cbc:Note><cac:Item><cbc:Note>5</cbc:Note></cac:Item></cac:InvoiceLine><cac:InvoiceLine><cbc:Note>4</cbc:Note></cac:InvoiceLine></Invoice>"#;
+    let dom = Dom::read(doc.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    let lines: Vec<u32> = dom.children(dom.root()).collect();
+    for (expr, want) in [
+        (
+            "sum(cbc:Note/xs:decimal(.)) = 3 and sum(cbc:Note/xs:decimal(.)) = 3 and cac:Item/(sum(cbc:Note/xs:decimal(.)) = 5)",
+            [true, false],
+        ),
+        (
+            "sum(cbc:Note/xs:decimal(.)) > 2 and not(sum(cbc:Note/xs:decimal(.)) > 2)",
+            [false, false],
+        ),
+        (
+            "cac:Item/(sum(cbc:Note/xs:decimal(.)) = 5) and sum(cbc:Note/xs:decimal(.)) = 3",
+            [true, false],
+        ),
+    ] {
+        let e = parse(expr).unwrap();
+        let plan = Plan::of(&e).unwrap_or_else(|| panic!("{expr} is planned"));
+        for (&line, want) in lines.iter().zip(want) {
+            // the plan first, then the evaluator: each starts afresh
+            assert_eq!(plan.test(&mut env, line), Some(want), "{expr}");
+            assert_eq!(env.test_at(&e, Item::Node(line)), Ok(want), "{expr}");
+            assert_eq!(plan.test(&mut env, line), Some(want), "{expr} again");
+        }
+    }
+}
