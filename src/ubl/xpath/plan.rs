@@ -546,16 +546,43 @@ impl Operand {
 fn one(p: &Nodes, env: &mut Env<'_>, here: At) -> Option<Option<At>> {
     let mut one: Option<At> = None;
     let mut many = false;
-    p.walk(env, here, &mut |_, at| {
+    let mut keep = |at| {
         many = one.is_some();
         one = Some(at);
         Some(!many)
-    })?;
+    };
+    match (p.one_child_step(), here) {
+        // without the walk's dynamic call for each node
+        (Some(q), At::Node(n)) => children_named(q, n, env, |_, at| keep(at))?,
+        _ => p.walk(env, here, &mut |_, at| keep(at))?,
+    }
     if many {
         None
     } else {
         Some(one)
     }
+}
+
+/// Visits the children of `n` named `q` until `visit` answers `Some(false)`: the
+/// path of one child step by name without predicates ([`Nodes::one_child_step`],
+/// `cbc:ID`), the most frequent of the artefacts, walked without [`step`] and
+/// [`each`] (and, from [`one`], without a dynamic call for each node): 3.9 of 73.5 M
+/// instructions a check on the 500-line document.
+fn children_named(
+    q: &QName,
+    n: NodeId,
+    env: &mut Env<'_>,
+    mut visit: impl FnMut(&mut Env<'_>, At) -> Option<bool>,
+) -> Option<()> {
+    env.spend().ok()?;
+    let key = env.key_of(q);
+    for c in env.dom.children(n) {
+        env.spend().ok()?;
+        if env.named(key, c) && !visit(env, At::Node(c))? {
+            break;
+        }
+    }
+    Some(())
 }
 
 /// `a and b` where `b` is evaluated only when `a` holds (as the evaluator does).
@@ -741,6 +768,14 @@ impl Nodes {
         })
     }
 
+    /// The name of a path that is one child step by name without predicates.
+    fn one_child_step(&self) -> Option<&QName> {
+        match (&self.start, self.steps.as_slice()) {
+            (Start::Focus, [PStep::Child(q, preds)]) if preds.is_empty() => Some(q),
+            _ => None,
+        }
+    }
+
     fn ends_in_attribute(&self) -> bool {
         matches!(
             self.steps.last(),
@@ -756,6 +791,9 @@ impl Nodes {
         here: At,
         visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
     ) -> Option<()> {
+        if let (Some(q), At::Node(n)) = (self.one_child_step(), here) {
+            return children_named(q, n, env, visit);
+        }
         match &self.start {
             Start::Focus => {
                 step(&self.steps, env, here, visit)?;
