@@ -512,7 +512,34 @@ impl Dom {
     /// the first call: by local-name number, then namespace (no hashing: a lookup is
     /// two vector reads and a short search).
     pub fn named_below(&self, (ns, name): (u32, u32), id: Option<NodeId>) -> &[NodeId] {
-        let index = self.by_name.get_or_init(|| {
+        let all = self
+            .by_name()
+            .get(name as usize)
+            .and_then(|names| names.iter().find(|(k, _)| *k == ns))
+            .map_or(&[][..], |(_, list)| list.as_slice());
+        match id {
+            None => all,
+            Some(id) => {
+                let range = self.subtree(id);
+                let lo = all.partition_point(|&n| n <= range.start);
+                let hi = all.partition_point(|&n| n < range.end);
+                all.get(lo..hi).unwrap_or(&[])
+            }
+        }
+    }
+
+    /// The names `(namespace, local name)` ([`Self::key`]) of the document's elements,
+    /// each once, from the index of [`Self::named_below`].
+    pub fn element_keys(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.by_name().iter().enumerate().flat_map(|(name, names)| {
+            let name = u32::try_from(name).unwrap_or(u32::MAX);
+            names.iter().map(move |(ns, _)| (*ns, name))
+        })
+    }
+
+    /// The index of the elements by name, built at the first call.
+    fn by_name(&self) -> &ByName {
+        self.by_name.get_or_init(|| {
             let mut by: ByName = Vec::new();
             for (i, n) in self.nodes.iter().enumerate() {
                 let at = n.name as usize;
@@ -529,20 +556,7 @@ impl Dom {
                 }
             }
             by
-        });
-        let all = index
-            .get(name as usize)
-            .and_then(|names| names.iter().find(|(k, _)| *k == ns))
-            .map_or(&[][..], |(_, list)| list.as_slice());
-        match id {
-            None => all,
-            Some(id) => {
-                let range = self.subtree(id);
-                let lo = all.partition_point(|&n| n <= range.start);
-                let hi = all.partition_point(|&n| n < range.end);
-                all.get(lo..hi).unwrap_or(&[])
-            }
-        }
+        })
     }
 
     /// The attributes of the local name numbered `name` ([`Self::name_number`]) on

@@ -243,3 +243,48 @@ fn a_sum_met_twice_in_one_evaluation_is_kept_for_its_focus() {
         }
     }
 }
+
+#[test]
+fn a_context_of_every_element_tested_by_its_name_and_its_ancestors_is_planned() {
+    // CEN's context of the amounts' rules: a test of the name alone, decided once for
+    // each name of the document, then the ancestors of the elements of the names kept
+    let doc = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cac:AllowanceCharge><cbc:Amount>1</cbc:Amount></cac:AllowanceCharge><cac:InvoiceLine><cbc:LineExtensionAmount>2</cbc:LineExtensionAmount><cac:Price><cbc:PriceAmount>3</cbc:PriceAmount><cac:AllowanceCharge><cbc:Amount>4</cbc:Amount><cbc:BaseAmount>5</cbc:BaseAmount></cac:AllowanceCharge></cac:Price></cac:InvoiceLine><cbc:Amount>6</cbc:Amount></Invoice>"#;
+    let dom = Dom::read(doc.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    for (context, step, count) in [
+        (
+            "//*[ends-with(name(), 'Amount') and not(ends-with(name(),'PriceAmount')) and not(ancestor::cac:Price/cac:AllowanceCharge)]",
+            "BelowNamed",
+            3,
+        ),
+        ("//*[ends-with(name(), 'BinaryObject')]", "BelowNamed", 0),
+        ("//*[starts-with(local-name(), 'Price') or name() = 'Amount']", "BelowNamed", 5),
+        ("//*[ancestor::cac:Price][ends-with(name(), 'Amount')]", "Ancestor", 3),
+        ("//cbc:Amount[ancestor::cac:InvoiceLine]", "Ancestor", 1),
+        ("//cbc:Amount[not(ancestor::cac:AllowanceCharge)]", "Ancestor", 1),
+    ] {
+        let e = parse(context).unwrap();
+        let select = Select::of(&e).unwrap_or_else(|| panic!("{context} is planned"));
+        assert!(format!("{select:?}").contains(step), "{context}: {select:?}");
+        let mut planned = select.elements(&mut env).unwrap();
+        planned.sort_unstable();
+        planned.dedup();
+        let evaluated: Vec<u32> = env
+            .eval_at(&e, Item::Doc)
+            .unwrap()
+            .into_iter()
+            .filter_map(|i| match i {
+                Item::Node(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(planned, evaluated, "{context}");
+        assert_eq!(planned.len(), count, "{context}");
+    }
+    // below an element, from the names of the whole document
+    let line = dom.children(dom.root()).nth(1).unwrap();
+    let test = parse("count(.//*[ends-with(name(), 'Amount')]) = 4").unwrap();
+    let plan = Plan::of(&test).unwrap();
+    assert_eq!(plan.test(&mut env, line), Some(true));
+    assert_eq!(env.test_at(&test, Item::Node(line)), Ok(true));
+}
