@@ -42,7 +42,8 @@
 #![allow(clippy::option_option)]
 
 use super::parse::{
-    any, boolean_function, focus_reads, parse, Arith, Axis, Cmp, Expr, QName, Reads, Step, Test,
+    any, boolean_function, leading_conjuncts, parse, Arith, Axis, Cmp, Expr, QName, Reads, Step,
+    Test,
 };
 use crate::en16931::artefacts::{self, Instruction};
 use crate::en16931::double::{self, Double};
@@ -1486,26 +1487,6 @@ enum Lit<'x> {
 
 /// The error of a sequence of several items where one string is expected.
 const MANY: &str = "a sequence of more than one item where one string is expected";
-
-/// The conjuncts at the start of a predicate (`a and b and c`, left to right) that read
-/// of the element at most `reads` ([`focus_reads`]): a node failing them fails the
-/// predicate, whatever the others would say (they are evaluated after, left to right,
-/// and `and` stops at the first false).
-fn leading_conjuncts(e: &Expr, reads: Reads) -> Vec<&Expr> {
-    fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-        if let Expr::And(a, b) = e {
-            flatten(a, out);
-            flatten(b, out);
-        } else {
-            out.push(e);
-        }
-    }
-    let mut all = Vec::new();
-    flatten(e, &mut all);
-    all.into_iter()
-        .take_while(|c| focus_reads(c).is_some_and(|r| r <= reads))
-        .collect()
-}
 
 /// Where a walked path starts: one item, or the nodes of a shared path or a variable.
 enum From {

@@ -859,6 +859,32 @@ pub(crate) enum Reads {
     Attributes,
 }
 
+/// The conjuncts of `a and b and c`, left to right (`e` alone when it is not an `and`).
+pub(crate) fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        if let Expr::And(a, b) = e {
+            flatten(a, out);
+            flatten(b, out);
+        } else {
+            out.push(e);
+        }
+    }
+    let mut all = Vec::new();
+    flatten(e, &mut all);
+    all
+}
+
+/// The conjuncts at the start of a predicate (`a and b and c`, left to right) that read
+/// of the element at most `reads` ([`focus_reads`]): a node failing them fails the
+/// predicate, whatever the others would say (they are evaluated after, left to right,
+/// and `and` stops at the first false).
+pub(crate) fn leading_conjuncts(e: &Expr, reads: Reads) -> Vec<&Expr> {
+    conjuncts(e)
+        .into_iter()
+        .take_while(|c| focus_reads(c).is_some_and(|r| r <= reads))
+        .collect()
+}
+
 /// What an expression reads of its focus, when that is only the element's name and
 /// attributes (`name()`, `@a`) and nothing else of the document but paths from the
 /// root that read no variable (the same wherever they are evaluated in one

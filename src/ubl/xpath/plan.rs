@@ -37,7 +37,10 @@ use super::eval::{
     boolean_of_text, compare_untyped, decimal_arith, double_arith_decimal, ordering_ok,
     parse_number, untyped_double, Env, Item, Key,
 };
-use super::parse::{boolean_function, Arith, Axis, Cmp, Expr, QName, Step, Test};
+use super::parse::{
+    boolean_function, conjuncts, leading_conjuncts, Arith, Axis, Cmp, Expr, QName, Reads, Step,
+    Test,
+};
 use crate::en16931::double::Double;
 use crate::en16931::xpath::{normalize_space_of, trim_xml, upper_case};
 use crate::ubl::dom::NodeId;
@@ -319,19 +322,6 @@ impl Plan {
             (Expr::Path(..) | Expr::Context, lit) => Plan::Any(Nodes::of(a)?, None, op, lit),
             _ => return None,
         })
-    }
-
-    /// Whether the test reads nothing of its focus but its name ([`Text::Name`]), so
-    /// that its value is the same at every element of a name.
-    fn reads_name_only(&self) -> bool {
-        match self {
-            Plan::Const(_) => true,
-            Plan::And(a, b) | Plan::Or(a, b) => a.reads_name_only() && b.reads_name_only(),
-            Plan::Not(a) => a.reads_name_only(),
-            Plan::Str(t, _, _) => t.reads_name_only(),
-            Plan::Has(_, a, b) => a.reads_name_only() && b.reads_name_only(),
-            _ => false,
-        }
     }
 
     /// The test's value at an element; `None` when the plan does not decide it there
@@ -625,17 +615,6 @@ fn string_value<'a>(env: &Env<'a>, at: At) -> Option<Cow<'a, str>> {
 }
 
 impl Text {
-    /// Whether the text reads nothing of its focus but its name.
-    fn reads_name_only(&self) -> bool {
-        match self {
-            Text::Lit(_) | Text::Name => true,
-            Text::Focus | Text::Of(_) => false,
-            Text::Normalize(t) | Text::Upper(t) => t.reads_name_only(),
-            Text::After(a, b) => a.reads_name_only() && b.reads_name_only(),
-            Text::Concat(list) => list.iter().all(Text::reads_name_only),
-        }
-    }
-
     /// A function argument (atomized: one string, or none for the empty string).
     fn of(e: &Expr) -> Option<Text> {
         Some(match e {
@@ -782,10 +761,9 @@ impl Nodes {
                         return None;
                     };
                     i += 1;
-                    let preds = plans(preds)?;
                     out.push(match test {
-                        Test::Name(q) => PStep::Below(q.clone(), preds),
-                        Test::Any => below_any(preds),
+                        Test::Name(q) => PStep::Below(q.clone(), plans(preds)?),
+                        Test::Any => below_any(preds)?,
                         _ => return None,
                     });
                     single = false;
@@ -1070,38 +1048,31 @@ fn each(
     Some(true)
 }
 
-/// `//*[…]`: [`PStep::BelowNamed`] when the first predicate starts with a test of the
-/// name alone (its first conjuncts), else [`PStep::BelowAny`].
-fn below_any(mut preds: Vec<Plan>) -> PStep {
-    /// The first conjuncts of `p` that read the name alone, and the others.
-    fn split(p: Plan) -> (Option<Plan>, Option<Plan>) {
-        if p.reads_name_only() {
-            return (Some(p), None);
-        }
-        match p {
-            Plan::And(a, b) => match split(*a) {
-                (Some(name), None) => (Some(name), Some(*b)),
-                (Some(name), Some(rest)) => (Some(name), Some(Plan::And(Box::new(rest), b))),
-                (None, _) => (None, None),
-            },
-            _ => (None, None),
-        }
-    }
-    let Some(first) = preds.first().cloned() else {
-        return PStep::BelowAny(preds);
+/// `//*[…]`: [`PStep::BelowNamed`] when the first predicate starts with conjuncts that
+/// read of the element at most its name (the evaluator's own choice of them,
+/// [`leading_conjuncts`]), else [`PStep::BelowAny`]. The conjuncts keep their order.
+fn below_any(preds: &[Expr]) -> Option<PStep> {
+    let and = |list: &[&Expr]| {
+        let (last, before) = list.split_last()?;
+        before.iter().rev().try_fold(Plan::of(last)?, |b, a| {
+            Some(Plan::And(Box::new(Plan::of(a)?), Box::new(b)))
+        })
     };
-    match split(first) {
-        (Some(test), rest) => {
-            match rest {
-                Some(rest) => preds[0] = rest,
-                None => {
-                    preds.remove(0);
-                }
-            }
-            PStep::BelowNamed(Box::new(test), preds)
-        }
-        (None, _) => PStep::BelowAny(preds),
+    let Some((first, others)) = preds.split_first() else {
+        return Some(PStep::BelowAny(Vec::new()));
+    };
+    let by_name = leading_conjuncts(first, Reads::Name).len();
+    if by_name == 0 {
+        return Some(PStep::BelowAny(plans(preds)?));
     }
+    let all = conjuncts(first);
+    let test = and(all.get(..by_name)?)?;
+    let mut rest: Vec<Plan> = and(all.get(by_name..)?).into_iter().collect();
+    if all.len() > by_name && rest.is_empty() {
+        return None;
+    }
+    rest.extend(plans(others)?);
+    Some(PStep::BelowNamed(Box::new(test), rest))
 }
 
 /// Runs of at least two child steps by name without predicates made [`PStep::Chain`].
