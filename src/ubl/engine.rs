@@ -594,6 +594,9 @@ fn run(dom: &Dom, plans: &mut Plans) -> Report {
     report
 }
 
+/// No rule of the pattern fires at the element (a pattern has far fewer rules).
+const NO_RULE: u16 = u16::MAX;
+
 fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans: &mut Plans) {
     env.vars.clear();
     env.shared.clear();
@@ -611,8 +614,9 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans
     let nodes = dom.len();
     let mut memo = Memo::default();
     for pattern in &c.patterns {
-        // The rule of each element: the first (highest priority) whose context holds it.
-        let mut rule_of: Vec<Option<u16>> = vec![None; nodes];
+        // The rule of each element: the first (highest priority) whose context holds it
+        // (`NO_RULE`: none; two bytes an element, not the four of an `Option<u16>`).
+        let mut rule_of: Vec<u16> = vec![NO_RULE; nodes];
         for (r, rule) in pattern.rules.iter().enumerate() {
             let Ok(context) = &rule.context else {
                 continue;
@@ -622,18 +626,18 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans
             };
             for n in matched {
                 if let Some(slot) = rule_of.get_mut(n as usize) {
-                    if slot.is_none() {
-                        *slot = u16::try_from(r).ok();
+                    if *slot == NO_RULE {
+                        *slot = u16::try_from(r).unwrap_or(NO_RULE);
                     }
                 }
             }
         }
         let mut outcomes = Vec::new();
-        for (n, r) in rule_of.iter().enumerate() {
-            let (Some(r), Ok(node)) = (r, NodeId::try_from(n)) else {
+        for (n, &r) in rule_of.iter().enumerate() {
+            let (true, Ok(node)) = (r != NO_RULE, NodeId::try_from(n)) else {
                 continue;
             };
-            let Some(rule) = pattern.rules.get(usize::from(*r)) else {
+            let Some(rule) = pattern.rules.get(usize::from(r)) else {
                 continue;
             };
             evaluate(rule, node, env, &mut memo, &mut outcomes, plans);

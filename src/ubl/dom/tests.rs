@@ -120,3 +120,36 @@ fn each_namespace_uri_has_one_number_however_many_are_declared() {
     assert!(d.namespace_number("urn:999").is_some());
     assert_eq!(d.namespace_number("urn:1000"), None);
 }
+
+#[test]
+fn each_element_has_its_own_attributes_and_no_other() {
+    // the attributes are kept from each element's start to the next element's: the
+    // root's, an element's with none between two with some, the last element's
+    let xml = format!(
+        r#"<Invoice xmlns="{INV}" xmlns:cbc="{CBC}" r="0"><cbc:A a="1" b="2"><cbc:B/></cbc:A><cbc:C xmlns:x="urn:x" x:y="9"/><cbc:D d="4" e="5" f="6"/></Invoice>"#
+    );
+    let d = Dom::read(xml.as_bytes()).unwrap();
+    let all: Vec<Vec<(&str, &str)>> = (0..d.len())
+        .map(|n| d.attributes(NodeId::try_from(n).unwrap()).collect())
+        .collect();
+    assert_eq!(
+        all,
+        [
+            vec![("r", "0")],
+            vec![("a", "1"), ("b", "2")],
+            vec![],
+            vec![],
+            vec![("d", "4"), ("e", "5"), ("f", "6")],
+        ]
+    );
+    let counts: Vec<usize> = (0..5).map(|n| d.attribute_count(n)).collect();
+    assert_eq!(counts, [1, 2, 0, 0, 3]);
+    assert_eq!(d.attribute_at(4, 2), Some(("f", "6")));
+    assert_eq!(d.attribute_at(1, 2), None, "not the next element's");
+    let f = d.name_number("f").unwrap();
+    assert_eq!(d.attribute_name_number(4, 2), Some(f));
+    assert_eq!(d.attribute_name_number(3, 0), None);
+    assert_eq!(d.attributes_named(f, None), [(4, 2)]);
+    let a = d.name_number("a").unwrap();
+    assert_eq!(d.attributes_named(a, Some(0)), [(1, 0)]);
+}
