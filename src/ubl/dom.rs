@@ -32,10 +32,11 @@ struct Node {
     parent: NodeId,
     /// Its own text (its text children, concatenated), a range of [`Dom::strings`].
     text: Range<u32>,
-    /// Where its attributes start in [`Dom::attrs`]: they end where the next
-    /// element's start (elements are kept in the order they open, each with its
-    /// attributes), so a node is 32 bytes, not 36 (a 50 MB UBL has 1.3 million).
+    /// Where its attributes start in [`Dom::attrs`], and how many (a start and a
+    /// count of two bytes, not a range: a node is 32 bytes, not 36, and a 50 MB UBL
+    /// has 1.3 million).
     attrs: u32,
+    attr_count: u16,
     /// Its depth (the root is 0).
     depth: u16,
     /// The index after its last descendant: its subtree is `id..end`.
@@ -169,7 +170,8 @@ impl Dom {
     /// # Errors
     /// Bytes that are not UTF-8 or not well-formed XML, an entity XML does not
     /// predefine, elements nested deeper than [`MAX_DEPTH`], more than `u32::MAX - 1`
-    /// elements or bytes of text.
+    /// elements or bytes of text, more than 65 535 attributes (not counting namespaced
+    /// ones) on one element.
     pub fn read(bytes: &[u8]) -> Result<Dom, NotXml> {
         let text = std::str::from_utf8(bytes)
             .map_err(|e| NotXml(format!("the bytes are not UTF-8: {e}")))?;
@@ -353,6 +355,8 @@ impl Dom {
             self.attrs.push(Attr { name, value });
         }
         let attrs = u32::try_from(attrs_start).unwrap_or(u32::MAX);
+        let attr_count = u16::try_from(self.attrs.len().saturating_sub(attrs_start))
+            .map_err(|_| NotXml("more than 65 535 attributes on one element".into()))?;
         let qname = e.name();
         let ns = scope.resolve(qname.prefix().map_or("", |p| p.into_inner()));
         let name = self.intern(qname.local_name().into_inner())?;
@@ -364,6 +368,7 @@ impl Dom {
             parent,
             text: here..here,
             attrs,
+            attr_count,
             depth: u16::try_from(stack.len()).unwrap_or(u16::MAX),
             end: id.saturating_add(1),
         });
@@ -628,16 +633,11 @@ impl Dom {
         self.attribute_range(id).len()
     }
 
-    /// The range of [`Self::attrs`] that holds the element's attributes: from its
-    /// start to the next element's (the last element's: to the end).
+    /// The range of [`Self::attrs`] that holds the element's attributes.
     fn attribute_range(&self, id: NodeId) -> Range<usize> {
-        let Some(n) = self.node(id) else {
-            return 0..0;
-        };
-        let end = self
-            .node(id.saturating_add(1))
-            .map_or(self.attrs.len(), |next| next.attrs as usize);
-        n.attrs as usize..end.max(n.attrs as usize)
+        self.node(id).map_or(0..0, |n| {
+            n.attrs as usize..(n.attrs as usize).saturating_add(usize::from(n.attr_count))
+        })
     }
 
     /// The element's attribute at `index`: local name and value.

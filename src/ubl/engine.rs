@@ -634,10 +634,11 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans
         }
         let mut outcomes = Vec::new();
         for (n, &r) in rule_of.iter().enumerate() {
-            let (true, Ok(node)) = (r != NO_RULE, NodeId::try_from(n)) else {
+            if r == NO_RULE {
                 continue;
-            };
-            let Some(rule) = pattern.rules.get(usize::from(r)) else {
+            }
+            let (Ok(node), Some(rule)) = (NodeId::try_from(n), pattern.rules.get(usize::from(r)))
+            else {
                 continue;
             };
             evaluate(rule, node, env, &mut memo, &mut outcomes, plans);

@@ -153,3 +153,16 @@ fn each_element_has_its_own_attributes_and_no_other() {
     let a = d.name_number("a").unwrap();
     assert_eq!(d.attributes_named(a, Some(0)), [(1, 0)]);
 }
+
+#[test]
+fn an_element_of_more_than_65_535_attributes_is_refused() {
+    let attrs = |n: usize| (0..n).map(|i| format!(" a{i}=\"\"")).collect::<String>();
+    let at_most = format!("<R{}/>", attrs(65_535));
+    assert_eq!(
+        Dom::read(at_most.as_bytes()).map(|d| d.attribute_count(0)),
+        Ok(65_535)
+    );
+    let over = format!("<R{}/>", attrs(65_536));
+    let refused = Dom::read(over.as_bytes()).map(|_| ()).unwrap_err();
+    assert!(refused.0.contains("65 535 attributes"), "{refused}");
+}
