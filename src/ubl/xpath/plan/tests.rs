@@ -99,6 +99,26 @@ fn a_plan_leaves_to_the_evaluator_what_it_does_not_decide() {
     }
 }
 
+/// A context's plan, the elements it selects (each once, in document order) and the
+/// evaluator's.
+fn context_both(context: &str, env: &mut Env<'_>) -> (Select, Vec<u32>, Vec<u32>) {
+    let e = parse(context).unwrap();
+    let select = Select::of(&e).unwrap_or_else(|| panic!("{context} is planned"));
+    let mut planned = select.elements(env).unwrap();
+    planned.sort_unstable();
+    planned.dedup();
+    let evaluated: Vec<u32> = env
+        .eval_at(&e, Item::Doc)
+        .unwrap()
+        .into_iter()
+        .filter_map(|i| match i {
+            Item::Node(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    (select, planned, evaluated)
+}
+
 #[test]
 fn a_planned_context_selects_the_evaluators_elements() {
     let dom = Dom::read(DOC.as_bytes()).unwrap();
@@ -109,20 +129,7 @@ fn a_planned_context_selects_the_evaluators_elements() {
         "//*[ends-with(name(), 'Amount')]",
         "/*/cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S']",
     ] {
-        let e = parse(context).unwrap();
-        let select = Select::of(&e).unwrap_or_else(|| panic!("{context} is planned"));
-        let mut planned = select.elements(&mut env).unwrap();
-        planned.sort_unstable();
-        planned.dedup();
-        let evaluated: Vec<u32> = env
-            .eval_at(&e, Item::Doc)
-            .unwrap()
-            .into_iter()
-            .filter_map(|i| match i {
-                Item::Node(n) => Some(n),
-                _ => None,
-            })
-            .collect();
+        let (_, planned, evaluated) = context_both(context, &mut env);
         assert_eq!(planned, evaluated, "{context}");
         assert!(!planned.is_empty(), "{context}");
     }
@@ -263,21 +270,8 @@ fn a_context_of_every_element_tested_by_its_name_and_its_ancestors_is_planned() 
         ("//cbc:Amount[ancestor::cac:InvoiceLine]", "Ancestor", 1),
         ("//cbc:Amount[not(ancestor::cac:AllowanceCharge)]", "Ancestor", 1),
     ] {
-        let e = parse(context).unwrap();
-        let select = Select::of(&e).unwrap_or_else(|| panic!("{context} is planned"));
+        let (select, planned, evaluated) = context_both(context, &mut env);
         assert!(format!("{select:?}").contains(step), "{context}: {select:?}");
-        let mut planned = select.elements(&mut env).unwrap();
-        planned.sort_unstable();
-        planned.dedup();
-        let evaluated: Vec<u32> = env
-            .eval_at(&e, Item::Doc)
-            .unwrap()
-            .into_iter()
-            .filter_map(|i| match i {
-                Item::Node(n) => Some(n),
-                _ => None,
-            })
-            .collect();
         assert_eq!(planned, evaluated, "{context}");
         assert_eq!(planned.len(), count, "{context}");
     }
