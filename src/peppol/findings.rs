@@ -7,7 +7,7 @@ use crate::compute::{AllowanceKind, AllowanceValue};
 use crate::context::DeliveryLocation;
 use crate::document::Document;
 use crate::en16931::sums::{self, Group, Index, Num, R120Line, Totals};
-use crate::en16931::xpath::{gln, mod11, mod97_0208, normalize_space, slack, swedish_orgnr};
+use crate::en16931::xpath::{abn, gln, mod11, mod97_0208, normalize_space, slack, swedish_orgnr};
 use crate::en16931::{codes, Finding, Found};
 use crate::error::Loc;
 use crate::money::Currency;
@@ -277,7 +277,8 @@ fn vat_prefix_list() -> &'static str {
     LIST.get_or_init(|| format!(" {} EL ", codes::COUNTRIES.join(" ")))
 }
 
-/// PEPPOL-COMMON-R040 to R053: the value checks of the identifier schemes.
+/// PEPPOL-COMMON-R040 to R053: the value checks of the identifier schemes (the fatal
+/// ones).
 fn scheme_value_rules(scheme: &str, value: &str, path: &[&str], f: &mut Found) {
     let v = normalize_space(value);
     let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
@@ -297,6 +298,9 @@ fn scheme_value_rules(scheme: &str, value: &str, path: &[&str], f: &mut Found) {
         ),
         "0096" => (digits(value, 10), "PEPPOL-COMMON-R052"),
         "0198" => (dk(value), "PEPPOL-COMMON-R053"),
+        // found by fuzzing `ubl_writer`: the only other fatal one (R044 to R047, R054,
+        // R055 and R057 are warnings)
+        "0151" => (digits(&v, 11) && abn(&v), "PEPPOL-COMMON-R050"),
         _ => return,
     };
     if !ok {
