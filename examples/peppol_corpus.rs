@@ -758,7 +758,7 @@ fn degrade(rng: &mut Rng, scenario: &mut Value, location: &mut Value, body: &mut
     let Some(p) = party.as_object_mut() else {
         return String::new();
     };
-    let what = match rng.below(24) {
+    let what = match rng.below(25) {
         0 => {
             p.remove("name");
             "no name"
@@ -901,6 +901,17 @@ fn degrade(rng: &mut Rng, scenario: &mut Value, location: &mut Value, body: &mut
             let value = id.split_once(':').map_or(id, |(_, v)| v).to_owned();
             p.insert("peppol_id".into(), json!(format!("9956:{value}")));
             "peppol id with scheme 9956"
+        }
+        23 => {
+            // Greek to the Peppol layer by its VAT prefix, whatever its address:
+            // the GR-R rules (a valid TIN, or any digits).
+            let vat = if rng.chance(50) {
+                "EL094019245".to_owned()
+            } else {
+                format!("GR{}", rng.digits(9))
+            };
+            p.insert("vat_number".into(), json!(vat));
+            "greek vat number"
         }
         _ => {
             if let Some(b) = body.as_object_mut() {

@@ -150,8 +150,12 @@
 //!   validator words them and as received documents' `checks` do).
 //! - The national rules of the Peppol layer that apply when the seller is not Belgian
 //!   (NL-R, DE-R, DK-R, SE-R, NO-R, IS-R, IT-R) are computed as the artefacts test them
-//!   (none in self-billing, whose artefact has none); the Greek rules (GR-R), which read
-//!   a Greek-format document number, are not.
+//!   (none in self-billing, whose artefact has none). The Greek rules (GR-R), which read
+//!   a Greek-format document number (`TIN|DD/MM/YYYY|count|type|…|…`), are the rule
+//!   engine's own on the document as written, for a seller Greek by its VAT prefix
+//!   (`GR`, `EL`) or, without a VAT number, by its address; a Greek seller's document
+//!   always has GR-R-004-1 (a MARK number, which the crate never writes) when its
+//!   address is Greek.
 //! - The typed core computes with any `Decimal`; requests are limited to 6 decimals on
 //!   quantities and prices, so every product is exact within rust_decimal's 28 digits.
 //! - Received documents: the reader's own decisions (encodings, first occurrences,

@@ -244,17 +244,33 @@ pub fn write_ubl<W: std::io::Write + ?Sized>(
             .map_err(|source| UblError::AttachmentBytes { index, source })?;
     }
     let own = embedded_pdf_name(doc, company, files.pdf.is_some());
+    let pdf = own.as_deref().zip(files.pdf);
+    let references = references(doc, kind, pdf, files.attachments);
+    let roles = Roles::of(kind, company, relation);
+    writer::write(out, doc, kind, &roles, location, &references)?;
+    Ok(true)
+}
+
+/// The files the UBL embeds, as [`write_ubl`] writes them: the document's own PDF
+/// first (its filename and bytes, when it is embedded), then each attachment with
+/// its bytes, in order.
+fn references<'a>(
+    doc: &'a Document,
+    kind: UblKind,
+    pdf: Option<(&'a str, &'a [u8])>,
+    attachments: &[&'a [u8]],
+) -> Vec<writer::Reference<'a>> {
     let mut references = Vec::with_capacity(doc.attachments.len() + 1);
-    if let (Some(name), Some(bytes)) = (own.as_deref(), files.pdf) {
+    if let Some((filename, bytes)) = pdf {
         references.push(writer::Reference {
             id: &doc.document_number,
             description: Some(pdf_description(kind)),
             mime: crate::attachment::MediaType::Pdf.as_str(),
-            filename: name,
+            filename,
             bytes,
         });
     }
-    for (a, bytes) in doc.attachments.iter().zip(files.attachments) {
+    for (a, bytes) in doc.attachments.iter().zip(attachments) {
         references.push(writer::Reference {
             id: &a.filename,
             description: None,
@@ -263,9 +279,7 @@ pub fn write_ubl<W: std::io::Write + ?Sized>(
             bytes,
         });
     }
-    let roles = Roles::of(kind, company, relation);
-    writer::write(out, doc, kind, &roles, location, &references)?;
-    Ok(true)
+    references
 }
 
 /// The findings of the UBL document [`write_ubl`] writes (`None` for a proforma):

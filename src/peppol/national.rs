@@ -1,8 +1,8 @@
 //! The national rules of the Peppol layer (PEPPOL-EN16931-UBL, release 2026.5) that a
 //! document written by this crate can meet when its seller is not Belgian: NL-R, DE-R,
 //! DK-R, SE-R, NO-R, IS-R and IT-R, each tested as the artefacts test it. The Greek
-//! rules (GR-R), which read a document number in the Greek `|`-separated format, are
-//! not computed. The self-billing rules have no national rules.
+//! rules (GR-R) are the engine's own ([`crate::ubl::validate`]) on the document as
+//! written ([`greece`]). The self-billing rules have no national rules.
 
 use super::writer::category_percent;
 use super::{Roles, UblKind};
@@ -110,6 +110,11 @@ pub(crate) fn national_rules(
         }
     }
 
+    // Greece: by $supplierCountry, GR or EL.
+    if matches!(vat_or_address_country(seller).as_str(), "GR" | "EL") {
+        greece(doc, kind, roles, location, own_pdf, f);
+    }
+
     // Italy: by $supplierCountry; the address must be complete.
     if vat_or_address_country(seller) == "IT" {
         if !has(seller, true, false, false) {
@@ -121,6 +126,55 @@ pub(crate) fn national_rules(
         if !has(seller, false, false, true) {
             f.at("IT-R-004", &[s, "address"]);
         }
+    }
+}
+
+/// The Greek rules (GR-R), for a seller Greek by `$supplierCountry`: the fatal GR-R
+/// findings of the engine ([`crate::ubl::validate`], the artefact's own asserts) on the
+/// document as [`super::write_ubl`] writes it, its files' bytes left empty.
+///
+/// They are the engine's, not written a second time here: they read the document
+/// number in the Greek `|`-separated format (the seller's TIN with its check digit,
+/// the issue date, a count, a Greek document type), and no rule is to be written
+/// twice. No GR-R rule reads a file's bytes: they read the document number, the
+/// parties' names, VAT numbers and electronic addresses, and two references the crate
+/// never writes (the MARK number and the invoice URL). The engine's milliseconds are
+/// spent for a Greek seller only.
+///
+/// Each finding is put at the field that mends it: the document number, a party's
+/// name, VAT number or electronic address; a reference the crate cannot write (the
+/// MARK number, GR-R-004-1) at the document (`[]`).
+fn greece(
+    doc: &Document,
+    kind: UblKind,
+    roles: &Roles<'_>,
+    location: Option<&DeliveryLocation>,
+    own_pdf: Option<&str>,
+    f: &mut Found,
+) {
+    let empty: Vec<&[u8]> = vec![&[]; doc.attachments.len()];
+    let references = super::references(doc, kind, own_pdf.map(|name| (name, &[][..])), &empty);
+    let mut xml = Vec::with_capacity(4096 + doc.lines.len() * 640);
+    if super::writer::write(&mut xml, doc, kind, roles, location, &references).is_err() {
+        return;
+    }
+    let Ok(report) = crate::ubl::validate(&xml) else {
+        return;
+    };
+    let (s, b) = (roles.seller_key, roles.buyer_key);
+    for finding in report.findings.iter().filter(|x| x.fatal) {
+        let path: &[&str] = match finding.rule {
+            r if r.starts_with("GR-R-001-") => &["document_number"],
+            "GR-R-002" => &[s, "name"],
+            "GR-R-003" => &[s, "vat_number"],
+            "GR-R-009" => &[s, "peppol_id"],
+            "GR-R-005" => &[b, "name"],
+            "GR-R-006" => &[b, "vat_number"],
+            "GR-R-010" => &[b, "peppol_id"],
+            r if r.starts_with("GR-R-") => &[],
+            _ => continue,
+        };
+        f.at(finding.rule, path);
     }
 }
 

@@ -237,6 +237,19 @@ fn ubl_path_xml_not_available_and_unknown_id() {
 // The values are built at each call for this call alone: taking them by value reads best.
 #[allow(clippy::needless_pass_by_value)]
 fn national(doc_type: &str, seller: Value, buyer: Value, body_extra: Value) -> Vec<String> {
+    numbered(None, doc_type, seller, buyer, body_extra)
+}
+
+/// [`national`], the invoices' journal numbering `never` with `prefix` when it is
+/// given (the document number is the prefix and six digits).
+#[allow(clippy::needless_pass_by_value)]
+fn numbered(
+    prefix: Option<&str>,
+    doc_type: &str,
+    seller: Value,
+    buyer: Value,
+    body_extra: Value,
+) -> Vec<String> {
     let mut company = serde_json::json!({"name": "Seller", "peppol_id": "0208:0123456749",
         "iban": "BE68539007547034"});
     let mut relation = serde_json::json!({"id": "rel", "kind": "company", "peppol": true,
@@ -255,7 +268,10 @@ fn national(doc_type: &str, seller: Value, buyer: Value, body_extra: Value) -> V
         "today": "2026-11-21", "company": company, "relations": [relation],
         "clients": [{"client_id": "a", "client_secret": "s", "permissions": ["c", "u"]}],
         "journals": [
-            {"id": "i", "category": "sales_invoice", "numbering": "yearly", "prefix": "I", "default": true},
+            match prefix {
+                Some(p) => serde_json::json!({"id": "i", "category": "sales_invoice", "numbering": "never", "prefix": p, "default": true}),
+                None => serde_json::json!({"id": "i", "category": "sales_invoice", "numbering": "yearly", "prefix": "I", "default": true}),
+            },
             {"id": "c", "category": "sales_credit", "numbering": "yearly", "prefix": "C", "default": true}
         ],
         "requests": [
@@ -426,6 +442,75 @@ fn se_no_it_rules() {
             serde_json::json!({"buyer_reference": "B"})
         ),
         ["IT-R-002", "IT-R-003", "IT-R-004"]
+    );
+}
+
+/// GR-R-*: a seller Greek by its VAT prefix (`GR` or `EL`, the address aside) needs a
+/// document number of six `|`-separated segments (its TIN, the issue date, a count, a
+/// Greek document type and two more), a VAT number `EL` and a valid TIN, and a TIN as
+/// electronic address (scheme 9933); with a Greek address, a MARK number the crate
+/// never writes; to a Greek buyer, the buyer's VAT number and TIN address too.
+#[test]
+fn gr_rules_greek_seller() {
+    let b = || serde_json::json!({"address": addr("BE", true)});
+    let gr = serde_json::json!({"vat_number": "GR094019245", "address": addr("BE", true)});
+    let reference = serde_json::json!({"buyer_reference": "B"});
+    assert_eq!(
+        national("sale_invoice", gr, b(), reference.clone()),
+        [
+            "GR-R-001-1",
+            "GR-R-001-2",
+            "GR-R-001-3",
+            "GR-R-001-4",
+            "GR-R-001-5",
+            "GR-R-001-6",
+            "GR-R-001-7",
+            "GR-R-003",
+            "GR-R-009"
+        ]
+    );
+    // Every segment right: the TIN of the VAT number, the issue date (2026-11-21), a
+    // count, the type 1.1, two more.
+    let prefix = Some("094019245|21/11/2026|1|1.1|A|");
+    let el = |country: &str| {
+        serde_json::json!({"vat_number": "EL094019245", "peppol_id": "9933:094019245",
+            "address": addr(country, true)})
+    };
+    assert_eq!(
+        numbered(prefix, "sale_invoice", el("BE"), b(), reference.clone()),
+        Vec::<String>::new()
+    );
+    // One segment wrong at a time.
+    for (prefix, rule) in [
+        ("094019246|21/11/2026|1|1.1|A|", "GR-R-001-2"),
+        ("094019245|22/11/2026|1|1.1|A|", "GR-R-001-3"),
+        ("094019245|21/11/2026|x|1.1|A|", "GR-R-001-4"),
+        ("094019245|21/11/2026|1|1.2|A|", "GR-R-001-5"),
+        ("094019245|21/11/2026|1|1.1||", "GR-R-001-6"),
+        ("094019245|21/11/2026|1|1.1|A|B|", "GR-R-001-1"),
+    ] {
+        assert_eq!(
+            numbered(
+                Some(prefix),
+                "sale_invoice",
+                el("BE"),
+                b(),
+                reference.clone()
+            ),
+            [rule],
+            "{prefix}"
+        );
+    }
+    // A Greek address: the MARK number (never written).
+    assert_eq!(
+        numbered(prefix, "sale_invoice", el("GR"), b(), reference.clone()),
+        ["GR-R-004-1"]
+    );
+    // To a Greek buyer without a VAT number or a TIN address.
+    let greek_buyer = serde_json::json!({"address": addr("GR", true)});
+    assert_eq!(
+        numbered(prefix, "sale_invoice", el("BE"), greek_buyer, reference),
+        ["GR-R-006", "GR-R-010"]
     );
 }
 

@@ -1,11 +1,11 @@
 # Builds a JSON list of scenarios (the path given, else national.json): scenarios whose company and relation are of one
-# foreign country each (NL, DE, DK, SE, NO, IS, IT), in 16 party variants, with sale
+# foreign country each (NL, DE, DK, SE, NO, IS, IT, GR), in 16 party variants, with sale
 # and self-billing documents: the national rules of the Peppol layer. Run from the
 # repository root; check with tests/peppol/check_scenarios.py FILE.
 import json, copy, itertools, sys
 docs = []
 out = []
-vat = {"NL": "NL123456789B01", "DE": "DE123456789", "DK": "DK12345678", "SE": "SE556036079301", "NO": "NO974760673MVA", "IS": "IS123456", "IT": "IT12345678901", "BE": "BE0123456749"}
+vat = {"NL": "NL123456789B01", "DE": "DE123456789", "DK": "DK12345678", "SE": "SE556036079301", "NO": "NO974760673MVA", "IS": "IS123456", "IT": "IT12345678901", "GR": "EL094019245", "BE": "BE0123456749"}
 ent = {"SE": "5560360793", "DK": "12345678"}
 def party(c, variant):
     p = {"name": f"Firm {c}", "vat_number": vat[c], "peppol_id": "0208:0123456749", "iban": "BE68539007547034",
@@ -16,7 +16,7 @@ def party(c, variant):
     if variant & 8: p.pop("vat_number")
     return p
 scen = []
-for c in ["NL", "DE", "DK", "SE", "NO", "IS", "IT"]:
+for c in ["NL", "DE", "DK", "SE", "NO", "IS", "IT", "GR"]:
     for variant in range(16):
         comp = dict(party(c, variant), self_billing=True)
         rel = dict(party(c, variant ^ 3), id="rel", kind="company", peppol=True)
