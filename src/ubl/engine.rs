@@ -613,10 +613,16 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans
     let dom: &Dom = env.dom;
     let nodes = dom.len();
     let mut memo = Memo::default();
+    // The rule of each element in the pattern at hand: the first (highest priority)
+    // whose context holds it (`NO_RULE`: none; two bytes an element, not the four of an
+    // `Option<u16>`), and the elements given one. Only those are visited and set back
+    // to `NO_RULE`: scanning every element for each of the layer's patterns was 4.5 M
+    // of 66.7 M instructions a check on the 500-line document.
+    let mut rule_of: Vec<u16> = vec![NO_RULE; nodes];
+    let mut ruled: Vec<NodeId> = Vec::new();
+    let mut outcomes = Vec::new();
     for pattern in &c.patterns {
-        // The rule of each element: the first (highest priority) whose context holds it
-        // (`NO_RULE`: none; two bytes an element, not the four of an `Option<u16>`).
-        let mut rule_of: Vec<u16> = vec![NO_RULE; nodes];
+        ruled.clear();
         for (r, rule) in pattern.rules.iter().enumerate() {
             let Ok(context) = &rule.context else {
                 continue;
@@ -624,21 +630,24 @@ fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans
             let Some(matched) = select(rule, context, env, plans) else {
                 continue;
             };
+            let r = u16::try_from(r).unwrap_or(NO_RULE);
             for n in matched {
                 if let Some(slot) = rule_of.get_mut(n as usize) {
-                    if *slot == NO_RULE {
-                        *slot = u16::try_from(r).unwrap_or(NO_RULE);
+                    if *slot == NO_RULE && r != NO_RULE {
+                        *slot = r;
+                        ruled.push(n);
                     }
                 }
             }
         }
-        let mut outcomes = Vec::new();
-        for (n, &r) in rule_of.iter().enumerate() {
-            if r == NO_RULE {
+        // in document order, as the stylesheets visit the elements
+        ruled.sort_unstable();
+        for &node in &ruled {
+            let Some(slot) = rule_of.get_mut(node as usize) else {
                 continue;
-            }
-            let (Ok(node), Some(rule)) = (NodeId::try_from(n), pattern.rules.get(usize::from(r)))
-            else {
+            };
+            let r = std::mem::replace(slot, NO_RULE);
+            let Some(rule) = pattern.rules.get(usize::from(r)) else {
                 continue;
             };
             evaluate(rule, node, env, &mut memo, &mut outcomes, plans);
