@@ -227,3 +227,49 @@ fn any_text_is_read_or_refused_without_a_panic() {
         let _ = Double::parse(&text).map(Double::string);
     });
 }
+
+/// The usual text's reading (`plain`) is the general one's, value and scale, on every
+/// text it reads: signs, points first and last, leading and trailing zeros, 18 digits.
+#[test]
+fn a_plain_number_is_read_as_the_general_reading_reads_it() {
+    for text in [
+        "0",
+        "-0",
+        "+0",
+        "-0.00",
+        "3.00",
+        "1250.5",
+        ".5",
+        "-.5",
+        "5.",
+        "+5.",
+        "007.10",
+        "123456789012345678",
+        "0.00000000000000001",
+        "-999999999999999999",
+    ] {
+        let fast = super::plain(text);
+        assert!(fast.is_some(), "{text}");
+        let slow = super::general(text);
+        assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{text}");
+    }
+    for text in [
+        "",
+        "-",
+        ".",
+        "1.2.3",
+        "1e3",
+        "1234567890123456789",
+        " 1",
+        "1-",
+        "--1",
+    ] {
+        assert_eq!(super::plain(text), None, "{text}");
+    }
+    proptest::proptest!(|(text in "[-+]?[0-9]{0,20}[.]?[0-9]{0,20}")| {
+        if let Some(fast) = super::plain(&text) {
+            let slow = super::general(&text);
+            proptest::prop_assert_eq!(format!("{:?}", Some(fast)), format!("{slow:?}"));
+        }
+    });
+}
