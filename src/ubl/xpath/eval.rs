@@ -222,31 +222,44 @@ pub struct Env<'a> {
 /// 0.3 M instructions a check; BR-S-08 alone needs three).
 const MAX_SUMS: usize = 16;
 
-/// A walked `sum` already computed in this evaluation: its argument, the focus,
-/// `current()` and the variables in scope (their values held, so that no other value
-/// can take their address), and the total. BR-S-08 writes each of its three sums
-/// twice, for its lower and its upper bound.
+/// A walked `sum` already computed in this evaluation: its argument (held, so that
+/// no other expression can take its address), the focus, whether the argument reads
+/// the scope, and then `current()` and the variables in scope (their values held
+/// likewise), and the total. BR-S-08 writes each of its three sums twice, for its
+/// lower and its upper bound.
 struct Sum {
-    arg: Expr,
+    arg: std::sync::Arc<Expr>,
     focus: Option<Item>,
-    current: Item,
-    vars: Vec<std::sync::Arc<Seq>>,
+    /// `None` for an argument that reads neither a variable nor `current()`: its
+    /// total is the focus's wherever it is met.
+    scope: Option<(Item, Vec<std::sync::Arc<Seq>>)>,
     total: Number,
 }
 
 impl Sum {
-    /// Whether this sum is of `arg` at `focus` in `env`'s present scope.
+    /// Whether this sum is of `arg` at `focus` in `env`'s present scope. The same
+    /// expression is the same argument; another is compared as written.
     fn is(&self, arg: &Expr, focus: Option<&Item>, env: &Env<'_>) -> bool {
         self.focus.as_ref() == focus
-            && self.arg == *arg
-            && self.current == env.current
-            && self.vars.len() == env.vars.len()
-            && self
-                .vars
-                .iter()
-                .zip(&env.vars)
-                .all(|(a, (_, b))| std::sync::Arc::ptr_eq(a, b))
+            && (std::ptr::eq(std::sync::Arc::as_ptr(&self.arg), arg) || *self.arg == *arg)
+            && self.scope.as_ref().is_none_or(|(current, vars)| {
+                *current == env.current
+                    && vars.len() == env.vars.len()
+                    && vars
+                        .iter()
+                        .zip(&env.vars)
+                        .all(|(a, (_, b))| std::sync::Arc::ptr_eq(a, b))
+            })
     }
+}
+
+/// Whether a `sum`'s argument reads a variable or `current()`: its total then depends
+/// on the scope it is met in, not only on its focus ([`Sum`]).
+pub(super) fn reads_scope(arg: &Expr) -> bool {
+    super::parse::any(arg, &mut |x| {
+        matches!(x, Expr::Var(_))
+            || matches!(x, Expr::Call(name, args) if name == "current" && args.is_empty())
+    })
 }
 
 /// A name test resolved against a document.
@@ -1801,7 +1814,12 @@ impl<'a> Env<'a> {
         if let Some(e) = failed {
             return Err(e);
         }
-        self.keep_sum(arg, f.item.as_ref(), total);
+        self.keep_sum(
+            &std::sync::Arc::new(arg.clone()),
+            true,
+            f.item.as_ref(),
+            total,
+        );
         Ok(Some(total))
     }
 
@@ -1814,20 +1832,31 @@ impl<'a> Env<'a> {
     }
 
     /// Keeps the total of `sum(arg)` at `focus` for the rest of this evaluation (the
-    /// first [`MAX_SUMS`] only).
-    fn keep_sum(&mut self, arg: &Expr, focus: Option<&Item>, total: Number) {
+    /// first [`MAX_SUMS`] only); `scoped`: the argument may read the scope
+    /// ([`reads_scope`]), which is then kept with it.
+    fn keep_sum(
+        &mut self,
+        arg: &std::sync::Arc<Expr>,
+        scoped: bool,
+        focus: Option<&Item>,
+        total: Number,
+    ) {
         if self.sums.len() >= MAX_SUMS {
             return;
         }
+        let scope = scoped.then(|| {
+            (
+                self.current.clone(),
+                self.vars
+                    .iter()
+                    .map(|(_, v)| std::sync::Arc::clone(v))
+                    .collect(),
+            )
+        });
         self.sums.push(Sum {
-            arg: arg.clone(),
+            arg: std::sync::Arc::clone(arg),
             focus: focus.cloned(),
-            current: self.current.clone(),
-            vars: self
-                .vars
-                .iter()
-                .map(|(_, v)| std::sync::Arc::clone(v))
-                .collect(),
+            scope,
             total,
         });
     }
@@ -1841,9 +1870,16 @@ impl<'a> Env<'a> {
         }
     }
 
-    /// Keeps a plan's decimal `sum(arg)` at `focus` for the rest of this evaluation.
-    pub(super) fn keep_decimal_sum(&mut self, arg: &Expr, focus: &Item, total: Decimal) {
-        self.keep_sum(arg, Some(focus), Number::Dec(Some(total)));
+    /// Keeps a plan's decimal `sum(arg)` at `focus` for the rest of this evaluation
+    /// (`scoped`: as [`Self::keep_sum`]).
+    pub(super) fn keep_decimal_sum(
+        &mut self,
+        arg: &std::sync::Arc<Expr>,
+        scoped: bool,
+        focus: &Item,
+        total: Decimal,
+    ) {
+        self.keep_sum(arg, scoped, Some(focus), Number::Dec(Some(total)));
     }
 
     /// Starts a plan's evaluation: nothing kept by an earlier one is reused (as

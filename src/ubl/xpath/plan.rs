@@ -47,7 +47,7 @@
 
 use super::eval::{
     boolean_of_text, compare_untyped, decimal_arith, double_arith_decimal, ordering_ok,
-    parse_number, untyped_double, Env, Item, Key,
+    parse_number, reads_scope, untyped_double, Env, Item, Key,
 };
 use super::parse::{
     boolean_function, conjuncts, leading_conjuncts, Arith, Axis, Cmp, Expr, QName, Reads, Step,
@@ -98,10 +98,12 @@ pub enum Num {
     Arith(Arith, Box<Num>, Box<Num>),
     Round(Box<Num>),
     Abs(Box<Num>),
-    /// `sum(p/xs:decimal(…))`: the sum of a decimal at each node, and the argument it
-    /// was planned from (the key of the total kept for the rest of the evaluation:
-    /// BR-S-08 writes each of its sums twice, [`Env::known_decimal_sum`]).
-    Sum(Nodes, Box<Num>, Box<Expr>),
+    /// `sum(p/xs:decimal(…))`: the sum of a decimal at each node, the argument it was
+    /// planned from (the key of the total kept for the rest of the evaluation: BR-S-08
+    /// writes each of its sums twice, [`Env::known_decimal_sum`]), and whether that
+    /// argument reads a variable or `current()` (then its scope is part of the key;
+    /// without, keeping a total costs no copy of the scope).
+    Sum(Nodes, Box<Num>, std::sync::Arc<Expr>, bool),
     /// `p/xs:decimal(…)`: the decimal at the one node (none: the empty sequence).
     At(Nodes, Box<Num>),
     If(Box<Plan>, Box<Num>, Box<Num>),
@@ -436,7 +438,12 @@ impl Num {
                 ("abs", [x]) => Num::Abs(Box::new(Num::of(x)?)),
                 ("sum", [x]) => {
                     let (nodes, last) = Nodes::then(x)?;
-                    Num::Sum(nodes?, Box::new(Num::of(last)?), Box::new(x.clone()))
+                    Num::Sum(
+                        nodes?,
+                        Box::new(Num::of(last)?),
+                        std::sync::Arc::new(x.clone()),
+                        reads_scope(x),
+                    )
                 }
                 // a string's cast, a cast of arithmetic in doubles, or as a parameter
                 // converts it
@@ -499,7 +506,7 @@ impl Num {
                 (Some(x), Some(y)) => Some(double_arith_decimal(*op, x, y)?),
                 _ => None,
             },
-            Num::Sum(p, each, arg) => {
+            Num::Sum(p, each, arg, scoped) => {
                 let focus = here.item();
                 if let Some(known) = env.known_decimal_sum(arg, &focus) {
                     return Some(Some(known));
@@ -512,7 +519,7 @@ impl Num {
                     Some(total.is_some())
                 })?;
                 let total = total?;
-                env.keep_decimal_sum(arg, &focus, total);
+                env.keep_decimal_sum(arg, *scoped, &focus, total);
                 Some(total)
             }
             Num::At(p, each) => match one(p, env, here)? {

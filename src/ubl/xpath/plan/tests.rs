@@ -239,6 +239,12 @@ fn a_sum_met_twice_in_one_evaluation_is_kept_for_its_focus() {
             "cac:Item/(sum(cbc:Note/xs:decimal(.)) = 5) and sum(cbc:Note/xs:decimal(.)) = 3",
             [true, false],
         ),
+        // an argument that reads a variable: its total is kept for the variable's
+        // value too (the second `$v` is another)
+        (
+            "(every $v in 1 satisfies sum(cbc:Note[xs:decimal(.) > $v]/xs:decimal(.)) = 2) and (every $v in 0 satisfies sum(cbc:Note[xs:decimal(.) > $v]/xs:decimal(.)) = 3)",
+            [true, false],
+        ),
     ] {
         let e = parse(expr).unwrap();
         let plan = Plan::of(&e).unwrap_or_else(|| panic!("{expr} is planned"));
