@@ -166,3 +166,25 @@ fn a_call_of_literals_is_folded_into_its_value_when_the_layer_is_compiled() {
         Some(parse("true()").unwrap())
     );
 }
+
+#[test]
+fn a_patterns_findings_come_in_document_order_whatever_the_order_of_its_rules() {
+    // CEN's model pattern tests `cac:LegalMonetaryTotal` (BR-12) in a rule before the
+    // root's (BR-02), the root first in the document: the official validator reports
+    // the root's finding first. Both paths a pattern visits its elements by: the few
+    // it lists (sorted), and every element, when they are more than a sixteenth.
+    let doc = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cbc:CustomizationID>urn:cen.eu:en16931:2017</cbc:CustomizationID><cac:LegalMonetaryTotal><cbc:PayableAmount currencyID="EUR">1</cbc:PayableAmount></cac:LegalMonetaryTotal></Invoice>"#;
+    // 4 elements: every element is visited; 100 more that no rule of the pattern
+    // tests: only the two it lists
+    let padded = doc.replace(
+        "</Invoice>",
+        &("<cbc:Padding>x</cbc:Padding>".repeat(100) + "</Invoice>"),
+    );
+    for xml in [doc.to_owned(), padded] {
+        let report = check(&Dom::read(xml.as_bytes()).unwrap());
+        let at = |rule: &str| report.findings.iter().position(|f| f.rule == rule);
+        let (root, total) = (at("BR-02"), at("BR-12"));
+        assert!(root.is_some() && total.is_some(), "{:?}", report.findings);
+        assert!(root < total, "{:?}", report.findings);
+    }
+}
