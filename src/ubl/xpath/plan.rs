@@ -614,6 +614,32 @@ fn children_named(
     Some(())
 }
 
+/// `normalize-space(q)` at `n`, `p` the path of the one child step `q`: kept once
+/// read ([`Env::known_child_text`]) when it is a slice of the document.
+fn normalized_child<'a>(
+    p: &Nodes,
+    q: &QName,
+    env: &mut Env<'a>,
+    n: NodeId,
+) -> Option<Cow<'a, str>> {
+    let name = match env.key_of(q) {
+        Key::Is(Some(ns), local) => Some((ns, local)),
+        _ => None,
+    };
+    if let Some(text) = name.and_then(|k| env.known_child_text(n, k)) {
+        return Some(Cow::Borrowed(text));
+    }
+    let value = match one(p, env, At::Node(n))? {
+        Some(at) => string_value(env, at)?,
+        None => Cow::Borrowed(""),
+    };
+    let normalized = normalize_space_of(value);
+    if let (Some(k), Cow::Borrowed(text)) = (name, &normalized) {
+        env.keep_child_text(n, k, text);
+    }
+    Some(normalized)
+}
+
 /// `a and b` where `b` is evaluated only when `a` holds (as the evaluator does).
 fn and(a: bool, b: impl FnOnce() -> Option<bool>) -> Option<bool> {
     if a {
@@ -683,7 +709,13 @@ impl Text {
                 Some(at) => string_value(env, at)?,
                 None => Cow::Borrowed(""),
             },
-            Text::Normalize(t) => normalize_space_of(t.at(env, here)?),
+            Text::Normalize(t) => match (&**t, here) {
+                (Text::Of(p), At::Node(n)) => match p.one_child_step() {
+                    Some(Some(q)) => normalized_child(p, q, env, n)?,
+                    _ => normalize_space_of(t.at(env, here)?),
+                },
+                _ => normalize_space_of(t.at(env, here)?),
+            },
             Text::Upper(t) => upper_case(t.at(env, here)?),
             Text::After(a, b) => {
                 let (a, b) = (a.at(env, here)?, b.at(env, here)?);
