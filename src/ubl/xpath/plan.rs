@@ -629,15 +629,20 @@ fn normalized_child<'a>(
     if let Some(text) = name.and_then(|k| env.known_child_text(n, k)) {
         return Some(Cow::Borrowed(text));
     }
-    let value = match one(p, env, At::Node(n))? {
-        Some(at) => string_value(env, at)?,
-        None => Cow::Borrowed(""),
-    };
-    let normalized = normalize_space_of(value);
+    let normalized = normalize_space_of(text_of(p, env, At::Node(n))?);
     if let (Some(k), Cow::Borrowed(text)) = (name, &normalized) {
         env.keep_child_text(n, k, text);
     }
     Some(normalized)
+}
+
+/// The string value of the one node a path reaches (none: the empty string; several:
+/// not planned, `None`).
+fn text_of<'a>(p: &Nodes, env: &mut Env<'a>, here: At) -> Option<Cow<'a, str>> {
+    Some(match one(p, env, here)? {
+        Some(at) => string_value(env, at)?,
+        None => Cow::Borrowed(""),
+    })
 }
 
 /// `a and b` where `b` is evaluated only when `a` holds (as the evaluator does).
@@ -705,10 +710,7 @@ impl Text {
                 At::Node(n) => Cow::Borrowed(env.dom.name(n)),
                 _ => return None,
             },
-            Text::Of(p) => match one(p, env, here)? {
-                Some(at) => string_value(env, at)?,
-                None => Cow::Borrowed(""),
-            },
+            Text::Of(p) => text_of(p, env, here)?,
             Text::Normalize(t) => match (&**t, here) {
                 (Text::Of(p), At::Node(n)) => match p.one_child_step() {
                     Some(Some(q)) => normalized_child(p, q, env, n)?,
