@@ -66,6 +66,35 @@ pub fn ours(bytes: &[u8]) -> usize {
     invoicing_core::ubl::validate(bytes).map_or(usize::MAX, |r| r.findings.len())
 }
 
+/// The floor of any reader built on quick-xml (issue 30): every event of the bytes
+/// read, each start tag's local name and attributes walked and each text's line ends
+/// normalized, as `Dom::read` must, and nothing kept. The number of events; `None`
+/// when the bytes are not XML.
+pub fn events(bytes: &[u8]) -> Option<usize> {
+    use quick_xml::events::Event;
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut reader = quick_xml::Reader::from_str(text);
+    let mut n = 0usize;
+    loop {
+        match reader.read_event().ok()? {
+            Event::Start(e) | Event::Empty(e) => {
+                std::hint::black_box(e.local_name());
+                for a in e.attributes() {
+                    std::hint::black_box(a.ok()?);
+                }
+            }
+            Event::Text(t) => {
+                std::hint::black_box(t.xml10_content());
+            }
+            Event::Eof => return Some(n),
+            other => {
+                std::hint::black_box(other);
+            }
+        }
+        n += 1;
+    }
+}
+
 /// The peer: one read and validation under the declared profile, as its
 /// `receive` does it with the default policy.
 pub fn peer(bytes: &[u8], policy: &Policy) -> Received {

@@ -8,6 +8,7 @@
 //! $B write /tmp/500.xml                            # the 500-line document's UBL
 //! /usr/bin/time -v $B none /tmp/500.xml            # reads the file only
 //! valgrind --tool=callgrind $B read /tmp/500.xml 3  # the file into a `Dom`
+//! valgrind --tool=callgrind $B events /tmp/500.xml 3  # quick-xml's events only
 //! /usr/bin/time -v $B ours /tmp/500.xml
 //! /usr/bin/time -v $B peer /tmp/500.xml
 //! valgrind --tool=callgrind $B ours /tmp/500.xml 11
@@ -23,7 +24,7 @@ fn main() -> ExitCode {
         _ => (&String::new(), &String::new(), None),
     };
     let Some(times) = times.filter(|_| !mode.is_empty()) else {
-        eprintln!("usage: peer-one-call write|none|read|ours|peer FILE [TIMES]");
+        eprintln!("usage: peer-one-call write|none|read|events|ours|peer FILE [TIMES]");
         return ExitCode::from(2);
     };
     if mode == "write" {
@@ -56,6 +57,7 @@ fn main() -> ExitCode {
         "read" => Some(usize::from(
             invoicing_core::ubl::dom::Dom::read(&bytes).is_ok(),
         )),
+        "events" => invoicing_peer_bench::events(&bytes),
         "ours" => Some(invoicing_peer_bench::ours(&bytes)),
         "peer" => Some(invoicing_peer_bench::peer_count(
             &invoicing_peer_bench::peer(&bytes, &policy),
@@ -67,7 +69,7 @@ fn main() -> ExitCode {
         findings = std::hint::black_box(call());
     }
     let Some(findings) = findings else {
-        eprintln!("unknown mode {mode}: write, none, read, ours or peer");
+        eprintln!("unknown mode {mode}: write, none, read, events, ours or peer");
         return ExitCode::from(2);
     };
     println!(
