@@ -1039,6 +1039,13 @@ fn chain(
     for (k, q) in last.iter().enumerate() {
         let key = env.key_of(q);
         let all = env.elements_named(key, under)?;
+        // Many elements of the last name (`…/cbc:ID`), each to be climbed: first, a
+        // level above of whose names no element stands here reaches nothing. Most
+        // UBL-CR asserts at the root are such paths (`cac:InvoiceLine/cac:Item/
+        // cac:StandardItemIdentification/cbc:ID/@schemeAgencyID`).
+        if all.len() > CLIMB && !levels_present(above, env, under) {
+            return Some(true);
+        }
         'found: for &c in all {
             env.spend().ok()?;
             // an element of two names of a level is reached once: the first name's
@@ -1072,6 +1079,22 @@ fn chain(
         }
     }
     Some(true)
+}
+
+/// How many elements of a chain's last name are climbed before its levels above are
+/// first looked up in the index.
+const CLIMB: usize = 8;
+
+/// Whether each level holds an element of one of its names below `under`.
+/// (A name the index does not hold, one of no namespace, counts as present.)
+fn levels_present(levels: &[Vec<QName>], env: &mut Env<'_>, under: Option<NodeId>) -> bool {
+    levels.iter().all(|level| {
+        level.iter().any(|q| {
+            let key = env.key_of(q);
+            env.elements_named(key, under)
+                .is_none_or(|all| !all.is_empty())
+        })
+    })
 }
 
 /// The rest of the steps from each element of `elements` that has the name (any, for

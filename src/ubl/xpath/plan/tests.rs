@@ -329,3 +329,41 @@ fn a_childs_normalized_text_kept_once_read_is_its_own_elements_and_names() {
         }
     }
 }
+
+#[test]
+fn a_chain_with_an_absent_level_reaches_nothing_however_many_its_last_names() {
+    // twelve `cbc:ID`s (past the climb's bound), one of them in a line's item
+    let mut doc = String::from(
+        r#"<Invoice xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2">"#,
+    );
+    for i in 0..10 {
+        doc.push_str(&format!("<cac:Party><cbc:ID>{i}</cbc:ID></cac:Party>"));
+    }
+    doc.push_str("<cac:InvoiceLine><cbc:ID>1</cbc:ID><cac:Item><cac:SellersItemIdentification><cbc:ID>a</cbc:ID></cac:SellersItemIdentification></cac:Item></cac:InvoiceLine></Invoice>");
+    let dom = Dom::read(doc.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    for (expr, expected) in [
+        // a level of no element here: nothing, without climbing the twelve
+        (
+            "exists(cac:InvoiceLine/cac:Item/cac:StandardItemIdentification/cbc:ID)",
+            false,
+        ),
+        ("exists(cac:Delivery/cbc:ID)", false),
+        // every level present: found by climbing
+        (
+            "exists(cac:InvoiceLine/cac:Item/cac:SellersItemIdentification/cbc:ID)",
+            true,
+        ),
+        ("count(cac:Party/cbc:ID) = 10", true),
+        ("count((cac:Delivery|cac:Party)/cbc:ID) = 10", true),
+        // each level present, not in that order: nothing
+        ("exists(cac:Item/cac:InvoiceLine/cbc:ID)", false),
+    ] {
+        let e = parse(expr).unwrap();
+        let plan = Plan::of(&e).unwrap_or_else(|| panic!("{expr} is planned"));
+        assert!(format!("{plan:?}").contains("Chain"), "{expr}: {plan:?}");
+        let n = dom.root();
+        assert_eq!(plan.test(&mut env, n), Some(expected), "{expr}");
+        assert_eq!(env.test_at(&e, Item::Node(n)), Ok(expected), "{expr}");
+    }
+}
