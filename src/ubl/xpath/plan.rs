@@ -70,6 +70,9 @@ pub enum Plan {
     Exists(Nodes),
     /// A string function's value compared with a string literal.
     Str(Text, Cmp, String),
+    /// `normalize-space(t) = ''`: whether the text is XML white space only (no copy
+    /// of it normalized; `R008`'s context tests it at 15 000 elements).
+    Blank(Text),
     /// `contains`, `starts-with`, `ends-with`.
     Has(Has, Text, Text),
     /// A general comparison of the nodes a path reaches with a literal: each node's
@@ -265,7 +268,7 @@ impl Plan {
                 ("starts-with", [a, b]) => Plan::Has(Has::StartsWith, Text::of(a)?, Text::of(b)?),
                 ("ends-with", [a, b]) => Plan::Has(Has::EndsWith, Text::of(a)?, Text::of(b)?),
                 // a string's value as a test: whether it is not empty
-                _ => Plan::Str(Text::of_call(e)?, Cmp::Ne, String::new()),
+                _ => Plan::str(Text::of_call(e)?, Cmp::Ne, String::new()),
             },
             Expr::Path(..) => match Nodes::then(e) {
                 Some((nodes, last)) => Plan::One(nodes?, Box::new(Plan::boolean(last)?)),
@@ -288,6 +291,18 @@ impl Plan {
             },
             _ => return None,
         })
+    }
+
+    /// A text compared with a literal: `normalize-space(t)` equal or not to `''` is
+    /// whether `t` is blank.
+    fn str(t: Text, op: Cmp, lit: String) -> Plan {
+        match (t, op) {
+            (Text::Normalize(inner), Cmp::Eq) if lit.is_empty() => Plan::Blank(*inner),
+            (Text::Normalize(inner), Cmp::Ne) if lit.is_empty() => {
+                Plan::Not(Box::new(Plan::Blank(*inner)))
+            }
+            (t, op) => Plan::Str(t, op, lit),
+        }
     }
 
     /// The plan of an expression whose value is a boolean (not nodes: a path's
@@ -322,7 +337,7 @@ impl Plan {
                 })?,
                 _ => return None,
             },
-            (Expr::Call(..), Lit::Str(s)) => Plan::Str(Text::of_call(a)?, op, s),
+            (Expr::Call(..), Lit::Str(s)) => Plan::str(Text::of_call(a)?, op, s),
             (Expr::Path(..), Lit::Str(s)) => match Nodes::then(a) {
                 Some((nodes, last)) => {
                     let nodes = nodes?;
@@ -351,6 +366,13 @@ impl Plan {
             Plan::And(a, b) => self::and(a.at(env, here)?, || b.at(env, here))?,
             Plan::Or(a, b) => !self::and(!a.at(env, here)?, || b.at(env, here).map(|v| !v))?,
             Plan::Not(a) => !a.at(env, here)?,
+            // `*` from an element: whether it has a child element, its subtree more
+            // than itself
+            Plan::Exists(p) if p.one_child_step() == Some(None) && matches!(here, At::Node(_)) => {
+                env.spend().ok()?;
+                let At::Node(n) = here else { return None };
+                env.dom.subtree(n).len() > 1
+            }
             Plan::Exists(p) => {
                 let mut found = false;
                 p.walk(env, here, &mut |_, _| {
@@ -360,6 +382,7 @@ impl Plan {
                 found
             }
             Plan::Str(t, op, lit) => ordering_ok(*op, t.at(env, here)?.as_ref().cmp(lit.as_str())),
+            Plan::Blank(t) => trim_xml(&t.at(env, here)?).is_empty(),
             Plan::Has(kind, a, b) => {
                 let a = a.at(env, here)?;
                 let b = b.at(env, here)?;

@@ -34,6 +34,12 @@ fn a_plan_answers_as_the_evaluator_where_it_decides() {
         "count(cbc:Note) <= 1",
         "exists(cbc:LineExtensionAmount)",
         "normalize-space(cac:Item/cbc:Name) != ''",
+        // blank or not: a text of spaces, none, a text; an element without children
+        "normalize-space(../cbc:BuyerReference) = ''",
+        "normalize-space(cbc:Nothing) = ''",
+        "normalize-space(cbc:Note) = '' or true()",
+        "not(*) and not(normalize-space())",
+        "exists(*) and normalize-space(.) != ''",
         "string-length(substring-after(cbc:LineExtensionAmount,'.'))<=2",
         "(cbc:LineExtensionAmount) >= 0",
         "cbc:LineExtensionAmount/@currencyID = 'EUR'",
@@ -368,4 +374,31 @@ fn a_chain_with_an_absent_level_reaches_nothing_however_many_its_last_names() {
         assert_eq!(plan.test(&mut env, n), Some(expected), "{expr}");
         assert_eq!(env.test_at(&e, Item::Node(n)), Ok(expected), "{expr}");
     }
+}
+
+#[test]
+fn an_elements_children_and_blank_text_are_planned_as_the_evaluator_reads_them_at_every_element() {
+    // R008's context: an element without children whose text is blank
+    let dom = Dom::read(DOC.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    let mut counts = [0usize; 2];
+    for (k, expr) in ["exists(*)", "not(*) and not(normalize-space())"]
+        .into_iter()
+        .enumerate()
+    {
+        let e = parse(expr).unwrap();
+        let plan = Plan::of(&e).unwrap();
+        for n in dom.subtree(dom.root()) {
+            let planned = plan.test(&mut env, n);
+            assert_eq!(
+                planned.map(Ok),
+                Some(env.test_at(&e, Item::Node(n))),
+                "{expr} at {n}"
+            );
+            counts[k] += usize::from(planned == Some(true));
+        }
+    }
+    // the root, both lines, both items, the category and its scheme have children; the
+    // buyer reference is the one blank leaf
+    assert_eq!(counts, [7, 1]);
 }
