@@ -278,6 +278,20 @@ pub fn exact(text: &str) -> Option<Decimal> {
     general(t)
 }
 
+/// [`exact`] of a text without an exponent (`xs:decimal`'s lexical form; `None` for
+/// one with): the usual amount read by [`plain`] before any search for an `e`.
+#[must_use]
+pub fn exact_decimal(text: &str) -> Option<Decimal> {
+    let t = trim_xml(text);
+    if let Some(d) = plain(t) {
+        return Some(d);
+    }
+    if t.contains(['e', 'E']) {
+        return None;
+    }
+    general(t)
+}
+
 /// [`exact`] of a trimmed text by its parts: any lexical form.
 fn general(t: &str) -> Option<Decimal> {
     let (negative, body, power) = parts(t)?;

@@ -273,3 +273,19 @@ fn a_plain_number_is_read_as_the_general_reading_reads_it() {
         }
     });
 }
+
+/// `xs:decimal`'s reading: a double's exact reading of a text without an exponent,
+/// nothing for one with (`1e3`, `1E3`), the text trimmed of XML's white space first.
+#[test]
+fn a_decimals_text_is_read_as_a_doubles_without_an_exponent() {
+    assert_eq!(super::exact_decimal(" 12.50\n"), super::exact("12.50"));
+    assert_eq!(super::exact_decimal("1e3"), None);
+    assert_eq!(super::exact_decimal(" -1E3 "), None);
+    assert_eq!(super::exact_decimal("INF"), None);
+    assert!(super::exact("1e3").is_some());
+    proptest::proptest!(|(text in "[ \n]?[-+]?[0-9]{0,22}[.]?[0-9]{0,8}([eE][-+]?[0-9]{1,2})?[ \t]?")| {
+        let expected = if text.contains(['e', 'E']) { None } else { super::exact(&text) };
+        let read = super::exact_decimal(&text);
+        proptest::prop_assert_eq!(format!("{read:?}"), format!("{expected:?}"));
+    });
+}

@@ -26,6 +26,21 @@ fn normalize_space_trims_and_collapses_xml_whitespace() {
     assert_eq!(normalize_space("a\u{a0}b"), "a\u{a0}b");
 }
 
+/// XML's white space trimmed at both ends, and nothing else (a no-break space, a
+/// vertical tab stay), whatever the text.
+#[test]
+fn trim_xml_cuts_xml_whitespace_only() {
+    assert_eq!(trim_xml(" \t\r\n12.50\n "), "12.50");
+    assert_eq!(trim_xml("\u{a0}1 2\u{b}"), "\u{a0}1 2\u{b}");
+    assert_eq!(trim_xml(" \n "), "");
+    assert_eq!(trim_xml(""), "");
+    assert_eq!(trim_xml("é "), "é");
+    proptest::proptest!(|(s in "[ \t\r\n\u{b}\u{a0}aé1.]{0,12}")| {
+        let by_char = s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\r' | '\n'));
+        proptest::prop_assert_eq!(trim_xml(&s), by_char);
+    });
+}
+
 /// XPath's `round`: half toward positive infinity.
 #[test]
 fn xpath_round_is_half_toward_positive_infinity() {

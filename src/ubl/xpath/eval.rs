@@ -3215,10 +3215,7 @@ fn numeric(a: &Atom) -> Result<Number, Error> {
 /// A number's text as `xs:decimal` reads it, trimmed: `xs:double`'s lexical form
 /// without an exponent ([`double::exact`]).
 pub(super) fn parse_number(s: &str) -> Option<Decimal> {
-    if s.contains(['e', 'E']) {
-        return None;
-    }
-    double::exact(s)
+    double::exact_decimal(s)
 }
 
 fn integer(a: &Atom) -> Result<i64, Error> {
