@@ -216,7 +216,14 @@ pub struct Env<'a> {
     sums: Vec<Sum>,
     /// `normalize-space(name)` of elements, as a plan read it ([`Self::known_child_text`]).
     child_texts: Vec<Option<ChildText<'a>>>,
+    /// The one element a chain of child steps reaches from an element, or none, as a
+    /// plan walked it ([`Self::known_chain_end`]).
+    chain_ends: Vec<Option<ChainEnd>>,
 }
+
+/// An element, a chain of child names ([`super::plan::chain_key`]), and the one
+/// element the chain reaches from it (`None`: no element).
+type ChainEnd = (NodeId, u128, Option<NodeId>);
 
 /// An element, the name of its one child, and that child's normalized text (empty
 /// without the child), when it is a slice of the document.
@@ -342,6 +349,7 @@ impl<'a> Env<'a> {
             namespaces: Vec::new(),
             sums: Vec::new(),
             child_texts: Vec::new(),
+            chain_ends: Vec::new(),
         }
     }
 }
@@ -1916,6 +1924,43 @@ impl<'a> Env<'a> {
         if let Some(entry) = self.child_texts.get_mut(slot) {
             *entry = Some((n, name, text));
         }
+    }
+
+    /// The element a chain of child names reaches from `n` (`Some(None)`: none), as
+    /// kept by [`Self::keep_chain_end`]. A line's `cac:Item/cac:ClassifiedTaxCategory`
+    /// is walked 7 times a line (BR-S-08's predicates at each rate, the VAT-category
+    /// rules), `cac:Price/cbc:PriceAmount` 4 times: each a lookup of the last name in
+    /// the document's index and a climb. Kept for the whole check as
+    /// [`Self::known_child_text`] keeps texts (a slot taken by another is a miss).
+    pub(super) fn known_chain_end(&self, n: NodeId, chain: u128) -> Option<Option<NodeId>> {
+        match self.chain_ends.get(self.chain_slot(n, chain)) {
+            Some(Some((m, c, end))) if *m == n && *c == chain => Some(*end),
+            _ => None,
+        }
+    }
+
+    /// Keeps the element a chain reaches from `n` ([`Self::known_chain_end`]).
+    pub(super) fn keep_chain_end(&mut self, n: NodeId, chain: u128, end: Option<NodeId>) {
+        if self.chain_ends.is_empty() {
+            let room = self.dom.len().next_power_of_two().clamp(64, CHILD_TEXTS);
+            self.chain_ends = vec![None; room];
+        }
+        let slot = self.chain_slot(n, chain);
+        if let Some(entry) = self.chain_ends.get_mut(slot) {
+            *entry = Some((n, chain, end));
+        }
+    }
+
+    /// The slot of an element and a chain in [`Self::chain_ends`].
+    fn chain_slot(&self, n: NodeId, chain: u128) -> usize {
+        #[allow(clippy::cast_possible_truncation)] // a hash: the low bits are enough
+        let folded = (chain as u64) ^ ((chain >> 64) as u64);
+        let mixed = u64::from(n)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(folded.wrapping_mul(0xC2B2_AE3D_27D4_EB4F));
+        #[allow(clippy::cast_possible_truncation)]
+        let slot = (mixed >> 32) as usize;
+        slot & self.chain_ends.len().wrapping_sub(1)
     }
 
     /// The slot of an element and a name in [`Self::child_texts`] (a power of two

@@ -885,6 +885,13 @@ impl Nodes {
         if let (Some(name), At::Node(n)) = (self.one_child_step(), here) {
             return children_named(name, n, env, visit);
         }
+        if let (Start::Focus, [PStep::Chain(levels)], At::Node(n)) =
+            (&self.start, self.steps.as_slice(), here)
+        {
+            if let Some(key) = chain_key(levels, env) {
+                return chain_once(levels, key, env, n, visit);
+            }
+        }
         match &self.start {
             Start::Focus => {
                 step(&self.steps, env, here, visit)?;
@@ -1102,6 +1109,64 @@ fn chain(
         }
     }
     Some(true)
+}
+
+/// A chain of child names, each level one name of a namespace, as one number: each
+/// level's namespace (8 bits) and local name (16) numbers, at most five levels, and
+/// their count. `None` for any other chain (never kept).
+pub(super) fn chain_key(levels: &[Vec<QName>], env: &mut Env<'_>) -> Option<u128> {
+    if levels.len() > 5 {
+        return None;
+    }
+    let mut key = 0u128;
+    for level in levels {
+        let [q] = level.as_slice() else {
+            return None;
+        };
+        let Key::Is(Some(ns), local) = env.key_of(q) else {
+            return None;
+        };
+        if ns >= 1 << 8 || local >= 1 << 16 {
+            return None;
+        }
+        key = (key << 24) | u128::from((ns << 16) | local);
+    }
+    Some(key | (levels.len() as u128) << 120)
+}
+
+/// A chain walked from an element whose chain number is `key`: the element it reaches
+/// kept ([`Env::known_chain_end`]) when it reaches at most one; several are walked
+/// each time.
+fn chain_once(
+    levels: &[Vec<QName>],
+    key: u128,
+    env: &mut Env<'_>,
+    n: NodeId,
+    visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
+) -> Option<()> {
+    let end = if let Some(end) = env.known_chain_end(n, key) {
+        env.spend().ok()?;
+        end
+    } else {
+        let (mut first, mut more) = (None, false);
+        chain(levels, &[], env, At::Node(n), &mut |_, at| {
+            match (at, first) {
+                (At::Node(c), None) => first = Some(c),
+                _ => more = true,
+            }
+            Some(!more)
+        })?;
+        if more {
+            chain(levels, &[], env, At::Node(n), visit)?;
+            return Some(());
+        }
+        env.keep_chain_end(n, key, first);
+        first
+    };
+    if let Some(c) = end {
+        visit(env, At::Node(c))?;
+    }
+    Some(())
 }
 
 /// How many elements of a chain's last name are climbed before its levels above are

@@ -402,3 +402,91 @@ fn an_elements_children_and_blank_text_are_planned_as_the_evaluator_reads_them_a
     // buyer reference is the one blank leaf
     assert_eq!(counts, [7, 1]);
 }
+
+#[test]
+fn the_element_a_chain_reaches_kept_once_walked_is_its_own_elements_and_chains() {
+    use std::fmt::Write;
+    // `cac:Item/cac:ClassifiedTaxCategory/…` from a line is kept once walked, for the
+    // whole check: each line and each chain its own. 2 100 lines and two chains: past
+    // the table's 4 096 slots. Some lines have no category, one has two (walked each
+    // time, never kept).
+    let mut doc = String::from(
+        r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2">"#,
+    );
+    let count = 2100;
+    for i in 0..count {
+        doc.push_str("<cac:InvoiceLine><cac:Item>");
+        if i % 5 != 0 {
+            let _ = write!(
+                doc,
+                "<cac:ClassifiedTaxCategory><cbc:ID>C{i}</cbc:ID><cbc:Percent>{}</cbc:Percent></cac:ClassifiedTaxCategory>",
+                i % 7
+            );
+        }
+        doc.push_str("</cac:Item><cac:Price><cbc:PriceAmount>");
+        doc.push_str(&i.to_string());
+        doc.push_str("</cbc:PriceAmount></cac:Price></cac:InvoiceLine>");
+    }
+    doc.push_str("<cac:InvoiceLine><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>A</cbc:ID></cac:ClassifiedTaxCategory><cac:ClassifiedTaxCategory><cbc:ID>B</cbc:ID></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine></Invoice>");
+    let dom = Dom::read(doc.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, u64::MAX, &[]);
+    let lines: Vec<u32> = dom.children(dom.root()).collect();
+    let mut decided = 0;
+    for round in 0..2 {
+        for (i, &n) in lines.iter().enumerate() {
+            for expr in [
+                format!("normalize-space(cac:Item/cac:ClassifiedTaxCategory/cbc:ID) = 'C{i}'"),
+                format!(
+                    "xs:decimal(cac:Item/cac:ClassifiedTaxCategory/cbc:Percent) = {}",
+                    i % 7
+                ),
+                format!(
+                    "{}(exists(cac:Item/cac:ClassifiedTaxCategory))",
+                    if i % 5 == 0 && i < count { "not" } else { "" }
+                ),
+                format!("xs:decimal(cac:Price/cbc:PriceAmount) = {i}"),
+                "count(cac:Item/cac:ClassifiedTaxCategory) = 2".to_owned(),
+                // more chains of each line, absent ones among them: two chains of one
+                // line in one slot come about
+                "normalize-space(cac:Item/cac:ClassifiedTaxCategory/cbc:Name) = ''".to_owned(),
+                "exists(cac:Price/cbc:BaseQuantity)".to_owned(),
+                "exists(cac:Item/cac:ClassifiedTaxCategory/cac:TaxScheme)".to_owned(),
+                format!("normalize-space(cac:Price/cbc:PriceAmount) = '{i}'"),
+                "exists(cac:Item/cac:ClassifiedTaxCategory/cbc:ID) or exists(cac:Item/cac:Name)"
+                    .to_owned(),
+            ] {
+                let e = parse(&expr).unwrap();
+                let plan = Plan::of(&e).unwrap();
+                let evaluated = env.test_at(&e, Item::Node(n));
+                if let Some(planned) = plan.test(&mut env, n) {
+                    assert_eq!(Ok(planned), evaluated, "{expr} at line {i}, round {round}");
+                    decided += 1;
+                }
+            }
+        }
+    }
+    assert!(decided > 16 * count, "{decided}");
+    // more chains from one element than the table has slots, each its own end: some
+    // two share a slot
+    let mut doc = String::from(
+        r#"<Invoice xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2">"#,
+    );
+    let chains = 4200;
+    for k in 0..chains {
+        let _ = write!(doc, "<cac:X{k}><cbc:Y>{k}</cbc:Y></cac:X{k}>");
+    }
+    doc.push_str("</Invoice>");
+    let dom = Dom::read(doc.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, u64::MAX, &[]);
+    for round in 0..2 {
+        for k in 0..chains {
+            let expr = format!("normalize-space(cac:X{k}/cbc:Y) = '{k}'");
+            let plan = Plan::of(&parse(&expr).unwrap()).unwrap();
+            assert_eq!(
+                plan.test(&mut env, dom.root()),
+                Some(true),
+                "{expr}, round {round}"
+            );
+        }
+    }
+}
