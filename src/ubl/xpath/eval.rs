@@ -219,6 +219,9 @@ pub struct Env<'a> {
     /// The one element a chain of child steps reaches from an element, or none, as a
     /// plan walked it ([`Self::known_chain_end`]).
     chain_ends: Vec<Option<ChainEnd>>,
+    /// Elements' texts cast to `xs:decimal` (`None`: not a decimal), as a plan read
+    /// them ([`Self::known_decimal`]).
+    decimals: Vec<Option<(NodeId, Option<Decimal>)>>,
 }
 
 /// An element, a chain of child names ([`super::plan::chain_key`]), and the one
@@ -350,6 +353,7 @@ impl<'a> Env<'a> {
             sums: Vec::new(),
             child_texts: Vec::new(),
             chain_ends: Vec::new(),
+            decimals: Vec::new(),
         }
     }
 }
@@ -1948,6 +1952,31 @@ impl<'a> Env<'a> {
         let slot = self.chain_slot(n, chain);
         if let Some(entry) = self.chain_ends.get_mut(slot) {
             *entry = Some((n, chain, end));
+        }
+    }
+
+    /// An element's text cast to `xs:decimal` (`Some(None)`: not a decimal), as kept
+    /// by [`Self::keep_decimal`]. A line's `cbc:LineExtensionAmount` and its category's
+    /// `cbc:Percent` are each read by several rules (R120, BR-S-08 at each rate,
+    /// BR-CO-10): kept for the whole check, direct-mapped by element (a slot taken by
+    /// another is a miss).
+    pub(super) fn known_decimal(&self, n: NodeId) -> Option<Option<Decimal>> {
+        let slot = (n as usize) & self.decimals.len().wrapping_sub(1);
+        match self.decimals.get(slot) {
+            Some(Some((m, d))) if *m == n => Some(*d),
+            _ => None,
+        }
+    }
+
+    /// Keeps an element's text cast to `xs:decimal` ([`Self::known_decimal`]).
+    pub(super) fn keep_decimal(&mut self, n: NodeId, d: Option<Decimal>) {
+        if self.decimals.is_empty() {
+            let room = self.dom.len().next_power_of_two().clamp(64, CHILD_TEXTS);
+            self.decimals = vec![None; room];
+        }
+        let slot = (n as usize) & self.decimals.len().wrapping_sub(1);
+        if let Some(entry) = self.decimals.get_mut(slot) {
+            *entry = Some((n, d));
         }
     }
 

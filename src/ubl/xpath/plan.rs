@@ -510,9 +510,10 @@ impl Num {
     fn at(&self, env: &mut Env<'_>, here: At) -> Option<Option<Decimal>> {
         Some(match self {
             Num::Lit(d) => Some(*d),
+            Num::CastText(Text::Focus) => Some(decimal_at(env, here)?),
             Num::CastText(t) => Some(parse_number(trim_xml(&t.at(env, here)?))?),
             Num::CastOf(p) => match one(p, env, here)? {
-                Some(at) => Some(parse_number(trim_xml(&string_value(env, at)?))?),
+                Some(at) => Some(decimal_at(env, at)?),
                 None => None,
             },
             Num::Arith(op, a, b) => match (a.at(env, here)?, b.at(env, here)?) {
@@ -666,6 +667,20 @@ fn text_of<'a>(p: &Nodes, env: &mut Env<'a>, here: At) -> Option<Cow<'a, str>> {
         Some(at) => string_value(env, at)?,
         None => Cow::Borrowed(""),
     })
+}
+
+/// `xs:decimal` of where a walk stands: an element's kept once read
+/// ([`Env::known_decimal`]); `None` when its text is not a decimal.
+fn decimal_at(env: &mut Env<'_>, at: At) -> Option<Decimal> {
+    let At::Node(n) = at else {
+        return parse_number(trim_xml(&string_value(env, at)?));
+    };
+    if let Some(known) = env.known_decimal(n) {
+        return known;
+    }
+    let d = parse_number(trim_xml(&env.dom.string_value(n)));
+    env.keep_decimal(n, d);
+    d
 }
 
 /// `a and b` where `b` is evaluated only when `a` holds (as the evaluator does).
