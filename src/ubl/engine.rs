@@ -797,6 +797,13 @@ fn evaluate<'d>(
             Some(Some(n)) => n.value(env, node).map(|v| v.map(|d| Item::Num(Some(d)))),
             _ => None,
         };
+        let planned = match planned {
+            Some(v) if !plans.verify => {
+                env.bind(Cow::Borrowed(*name), v);
+                continue;
+            }
+            other => other,
+        };
         let value: Vec<Item> = match (planned, e) {
             (Some(v), Ok(e)) if plans.verify => {
                 let evaluated = env.eval_at(e, Item::Node(node)).unwrap_or_default();
@@ -857,7 +864,7 @@ fn evaluate<'d>(
         }
         out.push(outcome);
     }
-    env.vars.truncate(bound);
+    env.unbind(bound);
 }
 
 /// A rule's failed asserts at an element are findings, and the ones that could not be

@@ -194,6 +194,9 @@ pub struct Env<'a> {
     /// The variables in scope, innermost last (shared values: a code list is bound
     /// once a process, not copied).
     pub vars: Vec<(Cow<'static, str>, std::sync::Arc<Seq>)>,
+    /// Values of variables gone out of scope that nothing else holds, for the next
+    /// ones ([`Self::bind`], [`Self::unbind`]).
+    spare: Vec<std::sync::Arc<Seq>>,
     pub current: Item,
     /// How many evaluation steps are left (a bound on the work of one assert).
     pub fuel: u64,
@@ -231,6 +234,9 @@ type ChainEnd = (NodeId, u128, Option<NodeId>);
 /// An element, the name of its one child, and that child's normalized text (empty
 /// without the child), when it is a slice of the document.
 type ChildText<'a> = (NodeId, (u32, u32), &'a str);
+
+/// How many sequences of unbound variables [`Env::unbind`] keeps.
+const SPARE: usize = 16;
 
 /// At most this many of [`Env::child_texts`] (fewer for a document of fewer elements).
 const CHILD_TEXTS: usize = 4096;
@@ -342,6 +348,7 @@ impl<'a> Env<'a> {
             dom,
             ns,
             vars: Vec::new(),
+            spare: Vec::new(),
             current: Item::Doc,
             fuel,
             functions,
@@ -1952,6 +1959,37 @@ impl<'a> Env<'a> {
         let slot = self.chain_slot(n, chain);
         if let Some(entry) = self.chain_ends.get_mut(slot) {
             *entry = Some((n, chain, end));
+        }
+    }
+
+    /// Binds a variable to the items of `value`, in a sequence left by an earlier one
+    /// where there is one: R120's six variables at each of 500 lines were each two
+    /// allocations and two frees.
+    pub(crate) fn bind(&mut self, name: Cow<'static, str>, value: impl IntoIterator<Item = Item>) {
+        let seq = match self.spare.pop() {
+            Some(mut kept) => match std::sync::Arc::get_mut(&mut kept) {
+                Some(seq) => {
+                    seq.clear();
+                    seq.extend(value);
+                    kept
+                }
+                None => std::sync::Arc::new(value.into_iter().collect()),
+            },
+            None => std::sync::Arc::new(value.into_iter().collect()),
+        };
+        self.vars.push((name, seq));
+    }
+
+    /// Unbinds the variables bound after the first `scope`, keeping (a few of) their
+    /// sequences for [`Self::bind`].
+    pub(crate) fn unbind(&mut self, scope: usize) {
+        while self.vars.len() > scope {
+            let Some((_, seq)) = self.vars.pop() else {
+                break;
+            };
+            if self.spare.len() < SPARE && std::sync::Arc::strong_count(&seq) == 1 {
+                self.spare.push(seq);
+            }
         }
     }
 

@@ -700,3 +700,32 @@ fn an_untyped_value_in_arithmetic_is_a_double_as_the_validator_computes_it() {
         ],
     );
 }
+
+#[test]
+fn a_variables_sequence_is_reused_only_when_nothing_else_holds_it() {
+    use rust_decimal::Decimal;
+    use std::borrow::Cow;
+    let dom = Dom::read(b"<a/>").unwrap();
+    let mut env = Env::new(&dom, ns, 1_000_000, &[]);
+    let e = parse("$x + $y").unwrap();
+    // bound, read, unbound, bound again: each binding reads its own value
+    for round in 1..=3i64 {
+        let scope = env.vars.len();
+        env.bind(Cow::Borrowed("x"), [Item::Num(Some(Decimal::from(round)))]);
+        env.bind(
+            Cow::Borrowed("y"),
+            [Item::Num(Some(Decimal::from(10 * round)))],
+        );
+        let sum = env.eval_at(&e, Item::Node(0)).unwrap();
+        assert_eq!(sum, vec![Item::Num(Some(Decimal::from(11 * round)))]);
+        env.unbind(scope);
+        assert_eq!(env.vars.len(), scope);
+    }
+    // a value held elsewhere when its variable goes out of scope is not overwritten
+    env.bind(Cow::Borrowed("x"), [Item::Num(Some(Decimal::ONE))]);
+    let held = std::sync::Arc::clone(&env.vars[0].1);
+    env.unbind(0);
+    env.bind(Cow::Borrowed("x"), [Item::Num(Some(Decimal::TWO))]);
+    assert_eq!(*held, vec![Item::Num(Some(Decimal::ONE))]);
+    assert_eq!(*env.vars[0].1, vec![Item::Num(Some(Decimal::TWO))]);
+}
