@@ -2989,12 +2989,41 @@ impl Function {
         if reads_more {
             return None;
         }
+        // A parameter the body reads twice whose argument is more than a literal or a
+        // variable is bound once, `every $p in (argument) cast as xs:decimal satisfies
+        // …` (exactly one decimal: the body's value, as the call's): R120's `$val` is
+        // two variables' quotient and a sum, read twice. Unless an argument reads a
+        // variable of a parameter's name, which the binding would hide.
+        let cast = |arg: &Expr| Expr::Cast(Box::new(arg.clone()), "xs:decimal".to_owned(), false);
+        let uses = |p: &str| {
+            let mut n = 0;
+            super::parse::any(body, &mut |x| {
+                n += usize::from(matches!(x, Expr::Var(v) if v == p));
+                false
+            });
+            n
+        };
+        let hides = args
+            .iter()
+            .any(|a| super::parse::any(a, &mut |x| matches!(x, Expr::Var(v) if own(v))));
+        let bound: Vec<usize> = (0..def.params.len())
+            .filter(|&i| {
+                let plain = matches!(
+                    args.get(i),
+                    Some(Expr::Num(_) | Expr::Str(_) | Expr::Var(_))
+                );
+                !hides && !plain && def.params.get(i).is_some_and(|(p, _)| uses(p) >= 2)
+            })
+            .collect();
         let mut out = body.clone();
         substitute(&mut out, &|v| {
             let i = def.params.iter().position(|(p, _)| *p == v)?;
-            let arg = args.get(i)?.clone();
-            Some(Expr::Cast(Box::new(arg), "xs:decimal".to_owned(), false))
+            (!bound.contains(&i)).then(|| args.get(i).map(cast))?
         });
+        for &i in bound.iter().rev() {
+            let ((p, _), arg) = (def.params.get(i)?, args.get(i)?);
+            out = Expr::Quantified(true, vec![((*p).to_owned(), cast(arg))], Box::new(out));
+        }
         Some(out)
     }
 }

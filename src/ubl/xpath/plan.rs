@@ -400,10 +400,9 @@ impl Plan {
                 None => *every,
                 Some(d) => {
                     let scope = env.vars.len();
-                    let value = std::sync::Arc::new(vec![Item::Num(Some(d))]);
-                    env.vars.push((Cow::Owned(name.clone()), value));
+                    env.bind(Cow::Owned(name.clone()), [Item::Num(Some(d))]);
                     let holds = sat.at(env, here);
-                    env.vars.truncate(scope);
+                    env.unbind(scope);
                     holds?
                 }
             },

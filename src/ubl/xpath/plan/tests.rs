@@ -225,6 +225,54 @@ fn a_call_of_u_slack_is_planned_as_its_body_with_its_decimal_parameters() {
 }
 
 #[test]
+fn a_u_slack_parameter_read_twice_is_bound_once() {
+    use crate::en16931::artefacts::{Layer, FUNCTIONS};
+    use crate::ubl::xpath::eval::Function;
+    use crate::ubl::xpath::parse::Expr;
+    let functions: Vec<Function> = FUNCTIONS
+        .iter()
+        .filter(|f| f.layer == Layer::Peppol)
+        .map(Function::compile)
+        .collect();
+    let written_out = |expr: &str| {
+        let Expr::Call(name, args) = parse(expr).unwrap() else {
+            panic!("{expr} is a call");
+        };
+        functions
+            .iter()
+            .find_map(|f| f.inlined(&name, &args))
+            .unwrap()
+    };
+    let dom = Dom::read(DOC.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &functions);
+    let line = places(&dom)[1];
+    // a parameter read twice whose argument is arithmetic is bound once (R120's
+    // `$val`), and answers as the call; the literal `$slack` is written out
+    let bound =
+        "u:slack(cbc:LineExtensionAmount, xs:decimal(cbc:LineExtensionAmount) * 1 - 0.01, 0.02)";
+    let written = format!("{:?}", written_out(bound));
+    assert!(
+        written.contains(r#"Quantified(true, [("val""#) && !written.contains(r#"("slack""#),
+        "{written}"
+    );
+    for (expr, expected) in [
+        (bound.to_owned(), true),
+        (bound.replace("0.01", "0.03"), false),
+    ] {
+        let plan = Plan::of(&written_out(&expr)).unwrap();
+        assert_eq!(plan.test(&mut env, line), Some(expected), "{expr}");
+        assert_eq!(
+            env.test_at(&parse(&expr).unwrap(), Item::Node(line)),
+            Ok(expected)
+        );
+    }
+    // an argument that reads a variable of a parameter's name: nothing bound, which
+    // would hide it
+    let body = written_out("u:slack(1, $val * 2, 0.02)");
+    assert!(!matches!(body, Expr::Quantified(..)), "{body:?}");
+}
+
+#[test]
 fn a_sum_met_twice_in_one_evaluation_is_kept_for_its_focus() {
     // BR-S-08 writes each of its sums twice: the second is the first's total, but
     // only at the same focus (here the same argument at the line, then at its item)
