@@ -1084,11 +1084,21 @@ fn chain(
         let key = env.key_of(q);
         let all = env.elements_named(key, under)?;
         // Many elements of the last name (`…/cbc:ID`), each to be climbed: first, a
-        // level above of whose names no element stands here reaches nothing. Most
-        // UBL-CR asserts at the root are such paths (`cac:InvoiceLine/cac:Item/
-        // cac:StandardItemIdentification/cbc:ID/@schemeAgencyID`).
-        if all.len() > CLIMB && !levels_present(above, env, under) {
-            return Some(true);
+        // level of whose names no element stands here reaches nothing, and a level
+        // of few elements is walked down from (most UBL-CR asserts at the root:
+        // `cac:InvoiceLine/cac:Item/cac:StandardItemIdentification/cbc:ID/
+        // @schemeAgencyID`, `cac:AccountingSupplierParty/cac:Party/
+        // cac:PartyIdentification/cbc:ID/@schemeAgencyID`).
+        if k == 0 && all.len() > CLIMB {
+            let counts: Vec<usize> = levels.iter().map(|l| level_count(l, env, under)).collect();
+            let (fewest, &rarest) = counts.iter().enumerate().min_by_key(|(_, c)| **c)?;
+            if rarest == 0 {
+                return Some(true);
+            }
+            let most = counts.last().copied().unwrap_or_default();
+            if fewest + 1 < levels.len() && rarest.saturating_mul(4) < most {
+                return chain_down(levels, fewest, rest, env, under, visit);
+            }
         }
         'found: for &c in all {
             env.spend().ok()?;
@@ -1187,16 +1197,93 @@ fn chain_once(
 /// first looked up in the index.
 const CLIMB: usize = 8;
 
-/// Whether each level holds an element of one of its names below `under`.
-/// (A name the index does not hold, one of no namespace, counts as present.)
-fn levels_present(levels: &[Vec<QName>], env: &mut Env<'_>, under: Option<NodeId>) -> bool {
-    levels.iter().all(|level| {
-        level.iter().any(|q| {
-            let key = env.key_of(q);
+/// How many elements of a level's names stand below `under` (`usize::MAX` for a name
+/// the index does not hold, one of no namespace).
+fn level_count(level: &[QName], env: &mut Env<'_>, under: Option<NodeId>) -> usize {
+    level.iter().fold(0usize, |n, q| {
+        let key = env.key_of(q);
+        n.saturating_add(
             env.elements_named(key, under)
-                .is_none_or(|all| !all.is_empty())
-        })
+                .map_or(usize::MAX, <[NodeId]>::len),
+        )
     })
+}
+
+/// [`PStep::Chain`] below `under` from the elements of level `from` (the level of
+/// fewest elements there): each whose parents have the names of the levels above,
+/// then down its children by the names of the levels below. Each node is reached
+/// once: an element of the last level has one ancestor at the depth of `from`.
+fn chain_down(
+    levels: &[Vec<QName>],
+    from: usize,
+    rest: &[PStep],
+    env: &mut Env<'_>,
+    under: Option<NodeId>,
+    visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
+) -> Option<bool> {
+    let d = env.dom;
+    let (above, level, deeper) = (
+        levels.get(..from)?,
+        levels.get(from)?,
+        levels.get(from + 1..)?,
+    );
+    for (k, q) in level.iter().enumerate() {
+        let key = env.key_of(q);
+        let all = env.elements_named(key, under)?;
+        'found: for &e in all {
+            env.spend().ok()?;
+            for earlier in level.iter().take(k) {
+                let n = env.key_of(earlier);
+                if env.named(n, e) {
+                    continue 'found;
+                }
+            }
+            let mut up = e;
+            for level in above.iter().rev() {
+                let Some(p) = d.parent(up) else {
+                    continue 'found;
+                };
+                if !level.iter().any(|q| {
+                    let k = env.key_of(q);
+                    env.named(k, p)
+                }) {
+                    continue 'found;
+                }
+                up = p;
+            }
+            if d.parent(up) != under {
+                continue;
+            }
+            if !down(deeper, rest, env, e, visit)? {
+                return Some(false);
+            }
+        }
+    }
+    Some(true)
+}
+
+/// The children of `n` by the names of each level in turn, then the rest of the steps.
+fn down(
+    levels: &[Vec<QName>],
+    rest: &[PStep],
+    env: &mut Env<'_>,
+    n: NodeId,
+    visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
+) -> Option<bool> {
+    let Some((level, deeper)) = levels.split_first() else {
+        return step(rest, env, At::Node(n), visit);
+    };
+    for c in env.dom.children(n) {
+        env.spend().ok()?;
+        let hit = level.iter().any(|q| {
+            let k = env.key_of(q);
+            env.named(k, c)
+        });
+        if hit && !down(deeper, rest, env, c, visit)? {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
 /// The rest of the steps from each element of `elements` that has the name (any, for

@@ -414,6 +414,17 @@ fn a_chain_with_an_absent_level_reaches_nothing_however_many_its_last_names() {
         ("count((cac:Delivery|cac:Party)/cbc:ID) = 10", true),
         // each level present, not in that order: nothing
         ("exists(cac:Item/cac:InvoiceLine/cbc:ID)", false),
+        // a level of one element among twelve of the last name: walked down from it,
+        // each child by its level's name (the line's own `cbc:ID`, not its item's)
+        ("count(cac:InvoiceLine/cbc:ID) = 1", true),
+        (
+            "count(cac:InvoiceLine/cac:Item/cac:SellersItemIdentification/cbc:ID) = 1",
+            true,
+        ),
+        (
+            "count((cac:InvoiceLine|cac:CreditNoteLine)/cac:Item/cbc:ID) = 0",
+            true,
+        ),
     ] {
         let e = parse(expr).unwrap();
         let plan = Plan::of(&e).unwrap_or_else(|| panic!("{expr} is planned"));
