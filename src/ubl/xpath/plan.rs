@@ -205,6 +205,9 @@ enum PStep {
     BelowAttr(QName),
     /// `//name`: every element of the name below (the document's: any).
     Below(QName, Vec<Plan>),
+    /// `//(a[p] | b[q] …)`: every element of any of the names below, where its
+    /// predicates hold (BR-CO-10's `//(cac:InvoiceLine|cac:CreditNoteLine)`).
+    BelowIn(Vec<(QName, Vec<Plan>)>),
     /// `//*`: every element below.
     BelowAny(Vec<Plan>),
     /// `//*[t]…` where `t` reads nothing but the element's name (`ends-with(name(),
@@ -847,15 +850,8 @@ impl Nodes {
                         out.push(PStep::BelowAttr(q.clone()));
                         break;
                     }
-                    let Some(Step::Axis(Axis::Child, test, preds)) = steps.get(i) else {
-                        return None;
-                    };
                     i += 1;
-                    out.push(match test {
-                        Test::Name(q) => PStep::Below(q.clone(), plans(preds)?),
-                        Test::Any => below_any(preds)?,
-                        _ => return None,
-                    });
+                    out.push(below_step(steps.get(i - 1)?)?);
                     single = false;
                 }
                 (Axis::Attribute, Test::Name(q))
@@ -988,6 +984,7 @@ fn step(
             let all = env.elements_named(key, below(at))?;
             each(all.iter().copied(), None, preds, rest, env, visit)
         }
+        (PStep::BelowIn(names), At::Doc | At::Node(_)) => below_in(names, rest, env, at, visit),
         (PStep::Ancestor(q, preds), At::Node(n)) => {
             let key = env.key_of(q);
             let up = std::iter::successors(d.parent(n), |&p| d.parent(p));
@@ -1311,6 +1308,44 @@ fn each(
         }
     }
     Some(true)
+}
+
+/// [`PStep::BelowIn`] from `at`: the elements of each name in turn.
+fn below_in(
+    names: &[(QName, Vec<Plan>)],
+    rest: &[PStep],
+    env: &mut Env<'_>,
+    at: At,
+    visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
+) -> Option<bool> {
+    for (k, (q, preds)) in names.iter().enumerate() {
+        let key = env.key_of(q);
+        // two names of one element (two prefixes of a namespace): its elements would
+        // be reached twice
+        if names.iter().take(k).any(|(e, _)| env.key_of(e) == key) {
+            return None;
+        }
+        let all = env.elements_named(key, below(at))?;
+        if !each(all.iter().copied(), None, preds, rest, env, visit)? {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// The step after a `//` (not an attribute): a child step by name or `*`, or a
+/// union of child steps by name.
+fn below_step(step: &Step) -> Option<PStep> {
+    Some(match step {
+        Step::Axis(Axis::Child, Test::Name(q), preds) => PStep::Below(q.clone(), plans(preds)?),
+        Step::Axis(Axis::Child, Test::Any, preds) => below_any(preds)?,
+        Step::Expr(union) => {
+            let mut names = Vec::new();
+            child_union(union, &mut names)?;
+            PStep::BelowIn(names)
+        }
+        Step::Axis(..) => return None,
+    })
 }
 
 /// `//*[…]`: [`PStep::BelowNamed`] when the first predicate starts with conjuncts that

@@ -48,6 +48,12 @@ fn a_plan_answers_as_the_evaluator_where_it_decides() {
         "not((cac:InvoiceLine|cac:CreditNoteLine)/cac:Item/cac:ClassifiedTaxCategory/cac:TaxScheme)",
         "count((cac:InvoiceLine|cac:CreditNoteLine)/cbc:Note) = 3",
         "exists(//@currencyID) and not(//@schemeID)",
+        // `//` then a union of names (BR-CO-10), each with its predicates
+        "count(//(cac:InvoiceLine|cac:CreditNoteLine)) = 2",
+        "count(//(cac:Item|cbc:Note[. = 'b'])) = 3",
+        "exists(//(cac:InvoiceLine[cbc:Note = 'c']|cac:CreditNoteLine[cbc:Note = 'c']))",
+        "count(//(cac:InvoiceLine|cac:CreditNoteLine)/cbc:ID) = 3",
+        "sum(//(cac:InvoiceLine|cac:Nothing)/xs:decimal(cbc:LineExtensionAmount)) = 10.505",
         "count(../cbc:ID) = 1 or true()",
         "xs:decimal(cbc:LineExtensionAmount) >= 10.5",
         "(round(sum(../cac:InvoiceLine/xs:decimal(cbc:LineExtensionAmount)) * 10 * 10) div 100) = 10.51",
@@ -83,6 +89,9 @@ fn a_plan_leaves_to_the_evaluator_what_it_does_not_decide() {
     assert_eq!(answers[1], (Some(true), Ok(true)));
     // the parent of the root element is the document, not an element
     assert_eq!(both("exists(../cbc:ID)")[0].0, None);
+    // a name twice in `//(…)`: its elements would be reached twice
+    let answers = both("count(//(cac:Item|cac:Item)) = 2");
+    assert_eq!(answers[0], (None, Ok(true)));
     // an unbound variable, a text that is not a decimal
     assert_eq!(both("$x = 1")[1].0, None);
     let answers = both("xs:decimal(cbc:LineExtensionAmount) > 0");
