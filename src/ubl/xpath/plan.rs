@@ -210,6 +210,10 @@ enum PStep {
     BelowIn(Vec<(QName, Vec<Plan>)>),
     /// `//*`: every element below.
     BelowAny(Vec<Plan>),
+    /// `//*[not(*) and …]`: every element below without children (its subtree itself
+    /// alone), where the rest of the predicates hold. 15 000 elements are not each
+    /// tested by a plan for a child.
+    BelowLeaves(Vec<Plan>),
     /// `//*[t]…` where `t` reads nothing but the element's name (`ends-with(name(),
     /// 'BinaryObject')`): `t` is decided once for each name of the document's elements
     /// (at its first element), then the elements of the names where it holds are
@@ -1001,6 +1005,15 @@ fn step(
         (PStep::BelowAny(preds), At::Doc) => {
             each(d.subtree(d.root()), None, preds, rest, env, visit)
         }
+        (PStep::BelowLeaves(preds), At::Doc | At::Node(_)) => {
+            // `//*` from an element: below it; from the document: the root too
+            let all = match at {
+                At::Node(n) => n.saturating_add(1)..d.subtree(n).end,
+                _ => d.subtree(d.root()),
+            };
+            let leaves = all.filter(|&e| d.subtree(e).len() == 1);
+            each(leaves, None, preds, rest, env, visit)
+        }
         (PStep::Attr(q), At::Node(n)) => {
             let count = u32::try_from(d.attribute_count(n)).ok()?;
             for i in 0..count {
@@ -1363,6 +1376,20 @@ fn below_any(preds: &[Expr]) -> Option<PStep> {
     };
     let by_name = leading_conjuncts(first, Reads::Name).len();
     if by_name == 0 {
+        // `//*[not(*) and …]` (R008's context): the elements without children only
+        let all = conjuncts(first);
+        if let Some(Plan::Not(has)) = all.first().and_then(|c| Plan::of(c)) {
+            if let Plan::Exists(p) = *has {
+                if p.one_child_step() == Some(None) {
+                    let mut rest: Vec<Plan> = and(all.get(1..)?).into_iter().collect();
+                    if all.len() > 1 && rest.is_empty() {
+                        return None;
+                    }
+                    rest.extend(plans(others)?);
+                    return Some(PStep::BelowLeaves(rest));
+                }
+            }
+        }
         return Some(PStep::BelowAny(plans(preds)?));
     }
     let all = conjuncts(first);
