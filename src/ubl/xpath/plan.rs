@@ -24,7 +24,21 @@
 //!   that pass are visited (`PStep::BelowNamed`);
 //! - a `sum` met twice in one evaluation at the same focus and in the same scope
 //!   (BR-S-08 writes each of its three sums twice, once per bound) is computed once,
-//!   kept where the evaluator keeps its own (`Env::known_decimal_sum`).
+//!   kept where the evaluator keeps its own (`Env::known_decimal_sum`);
+//! - a chain of child steps whose last name has many elements (`…/cbc:ID`) first
+//!   counts each level's elements in the index: a level of none reaches nothing, and
+//!   a level of few is walked from, up its parents and down its children
+//!   (`chain_down`: UBL-CR's root asserts);
+//! - for the whole check, the `Env` keeps what a plan read of an element: the one
+//!   element a chain of child names reaches from it (`Env::known_chain_end`), its
+//!   one child's normalized text (`Env::known_child_text`), its text cast to
+//!   `xs:decimal` (`Env::known_decimal`), each in a direct-mapped table of at most
+//!   4 096 slots (a slot taken by another is a miss, never a wrong value: the
+//!   document does not change while it is checked);
+//! - `//*[not(*) and …]` visits the elements without children only, and
+//!   `normalize-space(t) = ''` is whether `t` is blank, with no copy (R008's context);
+//! - a written-out function's parameter read twice is bound once ([`Plan::Quantified`]
+//!   over its argument: R120's `$val`).
 //!
 //! **Why a second way to evaluate** (measured, issue 30): the evaluator
 //! ([`super::eval`]) builds a sequence of items for each value and decides at every
