@@ -1101,7 +1101,6 @@ fn chain(
     at: At,
     visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
 ) -> Option<bool> {
-    let d = env.dom;
     let under = below(at);
     let (last, above) = levels.split_last()?;
     for (k, q) in last.iter().enumerate() {
@@ -1124,34 +1123,9 @@ fn chain(
                 return chain_down(levels, fewest, rest, env, under, visit);
             }
         }
-        'found: for &c in all {
+        for &c in all {
             env.spend().ok()?;
-            // an element of two names of a level is reached once: the first name's
-            for earlier in last.iter().take(k) {
-                let e = env.key_of(earlier);
-                if env.named(e, c) {
-                    continue 'found;
-                }
-            }
-            let mut up = c;
-            for level in above.iter().rev() {
-                let Some(p) = d.parent(up) else {
-                    continue 'found;
-                };
-                let mut named = false;
-                for q in level {
-                    let k = env.key_of(q);
-                    named |= env.named(k, p);
-                }
-                if !named {
-                    continue 'found;
-                }
-                up = p;
-            }
-            if d.parent(up) != under {
-                continue;
-            }
-            if !step(rest, env, At::Node(c), visit)? {
+            if placed(last, k, above, c, under, env) && !step(rest, env, At::Node(c), visit)? {
                 return Some(false);
             }
         }
@@ -1245,7 +1219,6 @@ fn chain_down(
     under: Option<NodeId>,
     visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
 ) -> Option<bool> {
-    let d = env.dom;
     let (above, level, deeper) = (
         levels.get(..from)?,
         levels.get(from)?,
@@ -1254,36 +1227,46 @@ fn chain_down(
     for (k, q) in level.iter().enumerate() {
         let key = env.key_of(q);
         let all = env.elements_named(key, under)?;
-        'found: for &e in all {
+        for &e in all {
             env.spend().ok()?;
-            for earlier in level.iter().take(k) {
-                let n = env.key_of(earlier);
-                if env.named(n, e) {
-                    continue 'found;
-                }
-            }
-            let mut up = e;
-            for level in above.iter().rev() {
-                let Some(p) = d.parent(up) else {
-                    continue 'found;
-                };
-                if !level.iter().any(|q| {
-                    let k = env.key_of(q);
-                    env.named(k, p)
-                }) {
-                    continue 'found;
-                }
-                up = p;
-            }
-            if d.parent(up) != under {
-                continue;
-            }
-            if !down(deeper, rest, env, e, visit)? {
+            if placed(level, k, above, e, under, env) && !down(deeper, rest, env, e, visit)? {
                 return Some(false);
             }
         }
     }
     Some(true)
+}
+
+/// Whether `e`, an element of the `k`-th name of a chain's level, stands where the
+/// chain puts it: no earlier name of its level is its own (an element of two names of
+/// a level is reached once, by the first), and its parents up to `under` have the
+/// names of the levels `above` (the nearest last).
+fn placed(
+    level: &[QName],
+    k: usize,
+    above: &[Vec<QName>],
+    e: NodeId,
+    under: Option<NodeId>,
+    env: &mut Env<'_>,
+) -> bool {
+    let d = env.dom;
+    let mut named = |names: &[QName], n: NodeId| {
+        names.iter().any(|q| {
+            let key = env.key_of(q);
+            env.named(key, n)
+        })
+    };
+    if named(level.get(..k).unwrap_or_default(), e) {
+        return false;
+    }
+    let mut up = e;
+    for names in above.iter().rev() {
+        match d.parent(up) {
+            Some(p) if named(names, p) => up = p,
+            _ => return false,
+        }
+    }
+    d.parent(up) == under
 }
 
 /// The children of `n` by the names of each level in turn, then the rest of the steps.
