@@ -28,7 +28,7 @@
 //! - a chain of child steps whose last name has many elements (`…/cbc:ID`) first
 //!   counts each level's elements in the index: a level of none reaches nothing, and
 //!   a level of few is walked from, up its parents and down its children
-//!   (`chain_down`: UBL-CR's root asserts);
+//!   (`chain_from`: UBL-CR's root asserts);
 //! - for the whole check, the `Env` keeps what a plan read of an element: the one
 //!   element a chain of child names reaches from it (`Env::known_chain_end`), its
 //!   one child's normalized text (`Env::known_child_text`), its text cast to
@@ -1093,7 +1093,8 @@ fn child_in(
 }
 
 /// [`PStep::Chain`] from `at`: each element of the last level's names below it whose
-/// parents up to `at` have the names of the levels above.
+/// parents up to `at` have the names of the levels above, found from the document's
+/// index of the last level's names, or of a rarer level's ([`chain_from`]).
 fn chain(
     levels: &[Vec<QName>],
     rest: &[PStep],
@@ -1102,35 +1103,30 @@ fn chain(
     visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
 ) -> Option<bool> {
     let under = below(at);
-    let (last, above) = levels.split_last()?;
-    for (k, q) in last.iter().enumerate() {
-        let key = env.key_of(q);
-        let all = env.elements_named(key, under)?;
-        // Many elements of the last name (`…/cbc:ID`), each to be climbed: first, a
-        // level of whose names no element stands here reaches nothing, and a level
-        // of few elements is walked down from (most UBL-CR asserts at the root:
-        // `cac:InvoiceLine/cac:Item/cac:StandardItemIdentification/cbc:ID/
-        // @schemeAgencyID`, `cac:AccountingSupplierParty/cac:Party/
-        // cac:PartyIdentification/cbc:ID/@schemeAgencyID`).
-        if k == 0 && all.len() > CLIMB {
-            let counts: Vec<usize> = levels.iter().map(|l| level_count(l, env, under)).collect();
-            let (fewest, &rarest) = counts.iter().enumerate().min_by_key(|(_, c)| **c)?;
-            if rarest == 0 {
-                return Some(true);
-            }
-            let most = counts.last().copied().unwrap_or_default();
-            if fewest + 1 < levels.len() && rarest.saturating_mul(4) < most {
-                return chain_down(levels, fewest, rest, env, under, visit);
-            }
+    let last = levels.len().checked_sub(1)?;
+    let key = env.key_of(levels.get(last)?.first()?);
+    let mut from = last;
+    let mut first = env.elements_named(key, under)?;
+    // Many elements of the last name (`…/cbc:ID`), each to be climbed: first, a level
+    // of whose names no element stands here reaches nothing, and a level of few
+    // elements is walked down from (most UBL-CR asserts at the root:
+    // `cac:InvoiceLine/cac:Item/cac:StandardItemIdentification/cbc:ID/@schemeAgencyID`,
+    // `cac:AccountingSupplierParty/cac:Party/cac:PartyIdentification/cbc:ID/
+    // @schemeAgencyID`).
+    if first.len() > CLIMB {
+        let counts: Vec<usize> = levels.iter().map(|l| level_count(l, env, under)).collect();
+        let (fewest, &rarest) = counts.iter().enumerate().min_by_key(|(_, c)| **c)?;
+        if rarest == 0 {
+            return Some(true);
         }
-        for &c in all {
-            env.spend().ok()?;
-            if placed(last, k, above, c, under, env) && !step(rest, env, At::Node(c), visit)? {
-                return Some(false);
-            }
+        let most = counts.last().copied().unwrap_or_default();
+        if fewest < last && rarest.saturating_mul(4) < most {
+            from = fewest;
+            let key = env.key_of(levels.get(from)?.first()?);
+            first = env.elements_named(key, under)?;
         }
     }
-    Some(true)
+    chain_from(levels, from, first, rest, env, under, visit)
 }
 
 /// A chain of child names, each level one name of a namespace, as one number: each
@@ -1207,15 +1203,17 @@ fn level_count(level: &[QName], env: &mut Env<'_>, under: Option<NodeId>) -> usi
     })
 }
 
-/// [`PStep::Chain`] below `under` from the elements of level `from` (the level of
-/// fewest elements there): each whose parents have the names of the levels above,
-/// then down its children by the names of the levels below. Each node is reached
-/// once: an element of the last level has one ancestor at the depth of `from`.
-fn chain_down(
+/// [`PStep::Chain`] below `under` from the elements of level `from` (the last, or the
+/// level of fewest elements there; `first`: those of its first name): each whose parents have the names of the levels
+/// above, then down its children by the names of the levels below. Each node is
+/// reached once: an element of the last level has one ancestor at the depth of
+/// `from`.
+fn chain_from<'a>(
     levels: &[Vec<QName>],
     from: usize,
+    first: &'a [NodeId],
     rest: &[PStep],
-    env: &mut Env<'_>,
+    env: &mut Env<'a>,
     under: Option<NodeId>,
     visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
 ) -> Option<bool> {
@@ -1225,8 +1223,12 @@ fn chain_down(
         levels.get(from + 1..)?,
     );
     for (k, q) in level.iter().enumerate() {
-        let key = env.key_of(q);
-        let all = env.elements_named(key, under)?;
+        let all = if k == 0 {
+            first
+        } else {
+            let key = env.key_of(q);
+            env.elements_named(key, under)?
+        };
         for &e in all {
             env.spend().ok()?;
             if placed(level, k, above, e, under, env) && !down(deeper, rest, env, e, visit)? {
