@@ -108,3 +108,19 @@ fn xpath_slack_the_short_way_is_the_long_way() {
         assert_eq!(slack(e, v, d("0.02")), long(e, v, d("0.02")));
     }
 }
+
+/// XPath's `contains`, `substring-before` and `substring-after` find a text where the
+/// standard library finds it: the first match, the empty needle at 0, in short and
+/// long texts (past 256 bytes, `memmem`), with characters of several bytes.
+#[test]
+fn xpath_find_is_where_str_find_finds() {
+    proptest::proptest!(|(h in "[a.éb€ ]{0,300}", n in "[a.éb€ ]{0,3}")| {
+        proptest::prop_assert_eq!(find(&h, &n), h.find(n.as_str()));
+        proptest::prop_assert_eq!(split_once(&h, &n), h.split_once(n.as_str()));
+    });
+    let long = format!("{}.5", "1".repeat(400));
+    assert_eq!(find(&long, ".5"), Some(400));
+    assert_eq!(split_once("10.50", "."), Some(("10", "50")));
+    assert_eq!(split_once("1050", "."), None);
+    assert_eq!(find("aab", "ab"), Some(1));
+}

@@ -47,7 +47,7 @@ use super::parse::{
 };
 use crate::en16931::artefacts::{self, Instruction};
 use crate::en16931::double::{self, Double};
-use crate::en16931::xpath::trim_xml;
+use crate::en16931::xpath::{find, split_once, trim_xml};
 use crate::ubl::dom::{Dom, NodeId};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -1251,13 +1251,11 @@ impl Env<'_> {
             }
             ("substring-after", 2) => {
                 let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
-                s(a.split_once(b.as_ref())
-                    .map_or(String::new(), |(_, r)| r.to_owned()))
+                s(split_once(&a, &b).map_or(String::new(), |(_, r)| r.to_owned()))
             }
             ("substring-before", 2) => {
                 let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
-                s(a.split_once(b.as_ref())
-                    .map_or(String::new(), |(l, _)| l.to_owned()))
+                s(split_once(&a, &b).map_or(String::new(), |(l, _)| l.to_owned()))
             }
             ("substring", 2 | 3) => {
                 let text = self.arg_string(args, 0, f)?;
@@ -1678,7 +1676,7 @@ impl<'a> Env<'a> {
         if let ("contains" | "starts-with" | "ends-with", [_, _]) = (name, args) {
             let (a, b) = (self.arg_string(args, 0, f)?, self.arg_string(args, 1, f)?);
             return Ok(Some(match name {
-                "contains" => a.contains(b.as_ref()),
+                "contains" => find(&a, &b).is_some(),
                 "starts-with" => a.starts_with(b.as_ref()),
                 _ => a.ends_with(b.as_ref()),
             }));

@@ -68,7 +68,7 @@ use super::parse::{
     Test,
 };
 use crate::en16931::double::Double;
-use crate::en16931::xpath::{normalize_space_of, trim_xml, upper_case};
+use crate::en16931::xpath::{find, normalize_space_of, split_once, trim_xml, upper_case};
 use crate::ubl::dom::NodeId;
 use rust_decimal::Decimal;
 use std::borrow::Cow;
@@ -408,7 +408,7 @@ impl Plan {
                 let a = a.at(env, here)?;
                 let b = b.at(env, here)?;
                 match kind {
-                    Has::Contains => a.contains(b.as_ref()),
+                    Has::Contains => find(&a, &b).is_some(),
                     Has::StartsWith => a.starts_with(b.as_ref()),
                     Has::EndsWith => a.ends_with(b.as_ref()),
                 }
@@ -780,11 +780,9 @@ impl Text {
             Text::After(a, b) => {
                 let (a, b) = (a.at(env, here)?, b.at(env, here)?);
                 match a {
-                    Cow::Borrowed(s) => {
-                        Cow::Borrowed(s.split_once(b.as_ref()).map_or("", |(_, r)| r))
-                    }
+                    Cow::Borrowed(s) => Cow::Borrowed(split_once(s, &b).map_or("", |(_, r)| r)),
                     Cow::Owned(s) => {
-                        Cow::Owned(s.split_once(b.as_ref()).map_or("", |(_, r)| r).to_owned())
+                        Cow::Owned(split_once(&s, &b).map_or("", |(_, r)| r).to_owned())
                     }
                 }
             }
