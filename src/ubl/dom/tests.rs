@@ -173,3 +173,38 @@ fn an_element_of_more_than_65_535_attributes_is_refused() {
     let refused = Dom::read(over.as_bytes()).map(|_| ()).unwrap_err();
     assert!(refused.0.contains("65 535 attributes"), "{refused}");
 }
+
+/// An element's children of a name are its children that have the name (in the
+/// namespace, or in any for `None`), in document order: never a grandchild of that
+/// name, never a child of that name in another namespace; and every child reached is
+/// counted, of any name.
+#[test]
+fn an_elements_children_of_a_name_are_its_children_with_that_name_at_every_element() {
+    let xml = format!(
+        r#"<Invoice xmlns="{INV}" xmlns:cbc="{CBC}"><cbc:ID>1</cbc:ID><ID>2</ID><cbc:Note><cbc:ID>3</cbc:ID><cbc:Note/></cbc:Note><cbc:ID><cbc:ID>4</cbc:ID></cbc:ID><X><cbc:ID/><cbc:ID/></X><cbc:Note/></Invoice>"#
+    );
+    let d = Dom::read(xml.as_bytes()).unwrap();
+    let inv = d.namespace_number(INV);
+    let cbc = d.namespace_number(CBC);
+    let mut tried = 0;
+    for n in 0..NodeId::try_from(d.len()).unwrap() {
+        for local in ["ID", "Note", "X", "Invoice"] {
+            let name = d.name_number(local).unwrap();
+            for ns in [None, inv, cbc] {
+                let expected: Vec<NodeId> = d
+                    .children(n)
+                    .filter(|&c| {
+                        d.key(c)
+                            .is_some_and(|(s, l)| l == name && ns.is_none_or(|x| x == s))
+                    })
+                    .collect();
+                let mut named = d.children_named(n, ns, name);
+                let got: Vec<NodeId> = named.by_ref().collect();
+                assert_eq!(got, expected, "{local} in {ns:?} at {n}");
+                assert_eq!(named.visited(), d.children(n).count(), "{local} at {n}");
+                tried += usize::from(!expected.is_empty());
+            }
+        }
+    }
+    assert!(tried > 8, "the names are found somewhere: {tried}");
+}

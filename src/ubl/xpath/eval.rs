@@ -2552,6 +2552,7 @@ impl<'a> Env<'a> {
     }
 
     /// A name test resolved against this document ([`super::plan`]).
+    #[inline]
     pub(super) fn key_of(&mut self, q: &QName) -> Key {
         self.key(q)
     }
@@ -2599,6 +2600,15 @@ impl<'a> Env<'a> {
     /// One step of the budget ([`super::plan`]).
     pub(super) fn spend(&mut self) -> Result<(), Error> {
         self.burn()
+    }
+
+    /// `steps` steps of the budget at once ([`super::plan`]).
+    pub(super) fn spend_n(&mut self, steps: usize) -> Result<(), Error> {
+        self.fuel = u64::try_from(steps)
+            .ok()
+            .and_then(|n| self.fuel.checked_sub(n))
+            .ok_or_else(|| "the evaluation took too long".to_owned())?;
+        Ok(())
     }
 
     /// The value of an [`Expr::Shared`] path, kept once a document, as `plan` finds it

@@ -648,13 +648,28 @@ fn children_named(
     mut visit: impl FnMut(&mut Env<'_>, At) -> Option<bool>,
 ) -> Option<()> {
     env.spend().ok()?;
-    let key = name.map(|q| env.key_of(q));
-    for c in env.dom.children(n) {
-        env.spend().ok()?;
-        if key.is_none_or(|k| env.named(k, c)) && !visit(env, At::Node(c))? {
+    let Some(q) = name else {
+        for c in env.dom.children(n) {
+            env.spend().ok()?;
+            if !visit(env, At::Node(c))? {
+                break;
+            }
+        }
+        return Some(());
+    };
+    // no child has a name the document does not have
+    let Key::Is(ns, local) = env.key_of(q) else {
+        return Some(());
+    };
+    let dom = env.dom;
+    let mut named = dom.children_named(n, ns, local);
+    for c in named.by_ref() {
+        if !visit(env, At::Node(c))? {
             break;
         }
     }
+    // each child reached is a step of the budget, spent once the walk is done
+    env.spend_n(named.visited()).ok()?;
     Some(())
 }
 
@@ -965,10 +980,7 @@ fn step(
     let d = env.dom;
     match (first, at) {
         (PStep::Parent, At::Node(n)) => step(rest, env, At::Node(d.parent(n)?), visit),
-        (PStep::Child(q, preds), At::Node(n)) => {
-            let key = env.key_of(q);
-            each(d.children(n), Some(key), preds, rest, env, visit)
-        }
+        (PStep::Child(q, preds), At::Node(n)) => child(q, preds, rest, env, n, visit),
         (PStep::Child(q, preds), At::Doc) => {
             let key = env.key_of(q);
             each(
@@ -1037,6 +1049,28 @@ fn step(
         }
         _ => None,
     }
+}
+
+/// [`PStep::Child`] from an element: its children of the name
+/// ([`crate::ubl::dom::Dom::children_named`]), then the rest of the steps.
+fn child(
+    q: &QName,
+    preds: &[Plan],
+    rest: &[PStep],
+    env: &mut Env<'_>,
+    n: NodeId,
+    visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
+) -> Option<bool> {
+    // no child has a name the document does not have
+    let Key::Is(ns, local) = env.key_of(q) else {
+        return Some(true);
+    };
+    let dom = env.dom;
+    let mut named = dom.children_named(n, ns, local);
+    let go_on = each(named.by_ref(), None, preds, rest, env, visit)?;
+    // each child reached is a step of the budget
+    env.spend_n(named.visited()).ok()?;
+    Some(go_on)
 }
 
 /// [`PStep::BelowNamed`] from `at`.

@@ -619,3 +619,22 @@ fn an_elements_decimal_kept_once_read_is_its_own_elements() {
     }
     assert_eq!(decided, 2 * 3 * (count - count.div_ceil(9)));
 }
+
+/// A child step by name spends a step of the budget for each child it reaches, of any
+/// name: over 1 000 children none of which has the name, a budget of 500 is spent and
+/// the plan leaves the test to the evaluator; a budget of 5 000 is not.
+#[test]
+fn a_child_step_spends_a_step_for_each_child_it_reaches() {
+    let xml = format!(
+        r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">{}<cbc:ID>1</cbc:ID></Invoice>"#,
+        "<cbc:Note/>".repeat(1_000)
+    );
+    let dom = Dom::read(xml.as_bytes()).unwrap();
+    for expr in ["exists(cbc:ID)", "exists(cbc:ID[. = '1'])"] {
+        let plan = Plan::of(&parse(expr).unwrap()).unwrap();
+        let mut poor = Env::new(&dom, namespace, 500, &[]);
+        assert_eq!(plan.test(&mut poor, dom.root()), None, "{expr}");
+        let mut rich = Env::new(&dom, namespace, 5_000, &[]);
+        assert_eq!(plan.test(&mut rich, dom.root()), Some(true), "{expr}");
+    }
+}
