@@ -2303,21 +2303,21 @@ impl<'a> Env<'a> {
                 {
                     return Ok(false);
                 }
-                // a name: each child tested by its two numbers first
-                let key = match test {
-                    Test::Name(q) => Some(self.key(q)),
-                    _ => None,
-                };
-                for c in d.children(*n) {
-                    let go = match key {
-                        // the name test is the numbers' (a child is never an attribute)
-                        Some(k) if d.key(c).is_some_and(|x| k.holds(x)) => {
-                            self.walk_passed(&Item::Node(c), preds, rest, visit)?
-                        }
-                        Some(_) => true,
-                        None => self.walk_one(&Item::Node(c), *axis, test, preds, rest, visit)?,
+                // a name: the children of its two numbers (a child is never an
+                // attribute), no other tested
+                if let Test::Name(q) = test {
+                    let Key::Is(ns, local) = self.key(q) else {
+                        return Ok(true);
                     };
-                    if !go {
+                    for c in d.children_named(*n, ns, local) {
+                        if !self.walk_passed(&Item::Node(c), preds, rest, visit)? {
+                            return Ok(false);
+                        }
+                    }
+                    return Ok(true);
+                }
+                for c in d.children(*n) {
+                    if !self.walk_one(&Item::Node(c), *axis, test, preds, rest, visit)? {
                         return Ok(false);
                     }
                 }
