@@ -17,6 +17,10 @@
 //! How a plan walks (each measured on the 500-line document, issue 30):
 //! - a path of one child step without predicates (`cbc:ID`, `*`, the artefacts' most
 //!   frequent) scans the element's children directly (`children_named`);
+//! - a child step by name walks the children of that name
+//!   (`crate::ubl::dom::Dom::children_named`: each child read once for its name and its
+//!   next sibling), and the children it reached, of any name, are spent from the
+//!   budget at once after the walk (`Env::spend_n`);
 //! - `ancestor::name` steps up the parents (`PStep::Ancestor`);
 //! - in `//*[p]`, the conjuncts at the start of `p` that read at most the element's
 //!   name (the evaluator's choice of them, `parse::leading_conjuncts`) are decided once
