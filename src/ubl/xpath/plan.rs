@@ -661,20 +661,33 @@ fn children_named(
         }
         return Some(());
     };
+    named_children(q, n, env, |env, c| visit(env, At::Node(c))).map(|_| ())
+}
+
+/// Visits the children of `n` named `q` ([`crate::ubl::dom::Dom::children_named`])
+/// until `visit` answers `Some(false)` (then `Some(false)`); every child reached, of
+/// any name, is a step of the budget, spent once the walk is done.
+fn named_children(
+    q: &QName,
+    n: NodeId,
+    env: &mut Env<'_>,
+    mut visit: impl FnMut(&mut Env<'_>, NodeId) -> Option<bool>,
+) -> Option<bool> {
     // no child has a name the document does not have
     let Key::Is(ns, local) = env.key_of(q) else {
-        return Some(());
+        return Some(true);
     };
     let dom = env.dom;
     let mut named = dom.children_named(n, ns, local);
+    let mut go_on = true;
     for c in named.by_ref() {
-        if !visit(env, At::Node(c))? {
+        if !visit(env, c)? {
+            go_on = false;
             break;
         }
     }
-    // each child reached is a step of the budget, spent once the walk is done
     env.spend_n(named.visited()).ok()?;
-    Some(())
+    Some(go_on)
 }
 
 /// `normalize-space(q)` at `n`, `p` the path of the one child step `q`: kept once
@@ -984,7 +997,9 @@ fn step(
     let d = env.dom;
     match (first, at) {
         (PStep::Parent, At::Node(n)) => step(rest, env, At::Node(d.parent(n)?), visit),
-        (PStep::Child(q, preds), At::Node(n)) => child(q, preds, rest, env, n, visit),
+        (PStep::Child(q, preds), At::Node(n)) => {
+            named_children(q, n, env, |env, c| passed(c, preds, rest, env, visit))
+        }
         (PStep::Child(q, preds), At::Doc) => {
             let key = env.key_of(q);
             each(
@@ -1053,28 +1068,6 @@ fn step(
         }
         _ => None,
     }
-}
-
-/// [`PStep::Child`] from an element: its children of the name
-/// ([`crate::ubl::dom::Dom::children_named`]), then the rest of the steps.
-fn child(
-    q: &QName,
-    preds: &[Plan],
-    rest: &[PStep],
-    env: &mut Env<'_>,
-    n: NodeId,
-    visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
-) -> Option<bool> {
-    // no child has a name the document does not have
-    let Key::Is(ns, local) = env.key_of(q) else {
-        return Some(true);
-    };
-    let dom = env.dom;
-    let mut named = dom.children_named(n, ns, local);
-    let go_on = each(named.by_ref(), None, preds, rest, env, visit)?;
-    // each child reached is a step of the budget
-    env.spend_n(named.visited()).ok()?;
-    Some(go_on)
 }
 
 /// [`PStep::BelowNamed`] from `at`.
@@ -1343,19 +1336,33 @@ fn each(
 ) -> Option<bool> {
     for c in elements {
         env.spend().ok()?;
-        if name.is_some_and(|k| !env.named(k, c)) || !holds(preds, env, c)? {
+        if name.is_some_and(|k| !env.named(k, c)) {
             continue;
         }
-        let go_on = if rest.is_empty() {
-            visit(env, At::Node(c))?
-        } else {
-            step(rest, env, At::Node(c), visit)?
-        };
-        if !go_on {
+        if !passed(c, preds, rest, env, visit)? {
             return Some(false);
         }
     }
     Some(true)
+}
+
+/// The rest of the steps from `c` when the predicates hold there (`Some(true)` when
+/// they do not): `Some(false)` once `visit` asked to stop.
+fn passed(
+    c: NodeId,
+    preds: &[Plan],
+    rest: &[PStep],
+    env: &mut Env<'_>,
+    visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
+) -> Option<bool> {
+    if !holds(preds, env, c)? {
+        return Some(true);
+    }
+    if rest.is_empty() {
+        visit(env, At::Node(c))
+    } else {
+        step(rest, env, At::Node(c), visit)
+    }
 }
 
 /// [`PStep::BelowIn`] from `at`: the elements of each name in turn.
