@@ -1,14 +1,14 @@
 //! A UBL document as the official validator sees it: its elements with their
 //! namespaces, local names, attributes and text, in document order, read once by
-//! quick-xml's namespace-aware reader. Nodes live in one arena, found by index; an
+//! its own XML reader (`read`), its namespaces resolved as it reads. Nodes live in one arena, found by index; an
 //! element's children, its parent and its following sibling are indexes too, so a
 //! walk allocates nothing. Memory is linear in the input (a node is a few words; text
 //! and attribute values are kept once in one string). No DTD is read and no entity
 //! but the five XML predefines and character references is resolved.
 
-use quick_xml::events::{BytesStart, Event};
-use quick_xml::name::PrefixDeclaration;
-use quick_xml::Reader;
+mod read;
+
+use read::{resolve, Kind, Lexer, QName, Token};
 use std::fmt::Write as _;
 use std::ops::Range;
 
@@ -115,17 +115,10 @@ impl Scope {
 
     /// `xmlns` or `xmlns:prefix` on the element just opened. The `xml` and `xmlns`
     /// prefixes and namespaces are reserved, as XML's namespaces say.
-    fn declare(
-        &mut self,
-        declared: PrefixDeclaration<'_>,
-        uri: &str,
-        ns: u32,
-    ) -> Result<(), NotXml> {
-        let prefix = match declared {
-            PrefixDeclaration::Default => "",
-            PrefixDeclaration::Named("xml") if uri == XML_NS => return Ok(()),
-            PrefixDeclaration::Named(p) => p,
-        };
+    fn declare(&mut self, prefix: &str, uri: &str, ns: u32) -> Result<(), NotXml> {
+        if prefix == "xml" && uri == XML_NS {
+            return Ok(());
+        }
         if prefix == "xml" || prefix == "xmlns" || uri == XML_NS || uri == XMLNS_NS {
             return Err(bad(format_args!(
                 "xmlns:{prefix}=\"{uri}\" binds a reserved prefix or namespace"
@@ -175,38 +168,31 @@ impl Dom {
     pub fn read(bytes: &[u8]) -> Result<Dom, NotXml> {
         let text = std::str::from_utf8(bytes)
             .map_err(|e| NotXml(format!("the bytes are not UTF-8: {e}")))?;
-        let mut reader = Reader::from_str(text);
         // Every element starts with a `<`: room for them all at once (growing the
         // arena by doubling would hold two copies of it at its peak). The room left
         // over (end tags, comments) is never touched, so it is never resident.
-        // Counted 255 bytes at a time in a byte, which the compiler vectorizes.
-        let tags: usize = bytes
-            .chunks(255)
-            .map(|c| {
-                usize::from(
-                    c.iter()
-                        .fold(0u8, |n, &b| n.wrapping_add(u8::from(b == b'<'))),
-                )
-            })
-            .sum();
+        let tags = read::survey(text)?;
         let mut dom = Dom {
             nodes: Vec::with_capacity(tags),
             namespaces: vec![String::new()],
             namespace_index: std::iter::once((String::new(), 0)).collect(),
             ..Dom::default()
         };
+        let mut lexer = Lexer::new(text);
         let mut stack: Vec<NodeId> = Vec::new();
         let mut scope = Scope::default();
         let mut root_done = false;
-        loop {
-            let event = reader.read_event().map_err(bad)?;
-            match event {
-                Event::Start(ref e) | Event::Empty(ref e) => {
+        let at = |lexer: &Lexer<'_>, e: NotXml| NotXml(format!("{} ({})", e.0, lexer.here()));
+        while let Some(token) = lexer.next_token()? {
+            match token {
+                Token::Start { name, empty } => {
                     if root_done {
-                        return Err(bad("a second root element"));
+                        return Err(at(&lexer, bad("a second root element")));
                     }
-                    let id = dom.open(&mut scope, e, &stack)?;
-                    if matches!(event, Event::Empty(_)) {
+                    let id = dom
+                        .open(&mut scope, name, lexer.attributes(), &stack)
+                        .map_err(|e| at(&lexer, e))?;
+                    if empty {
                         dom.close(id);
                         scope.close();
                         root_done = stack.is_empty();
@@ -214,38 +200,23 @@ impl Dom {
                         stack.push(id);
                     }
                 }
-                Event::End(_) => {
+                Token::End { .. } => {
                     if let Some(id) = stack.pop() {
                         dom.close(id);
                         scope.close();
                     }
                     root_done = stack.is_empty();
                 }
-                Event::Text(t) => {
-                    let content = t.xml10_content();
-                    dom.text(&stack, &content)?;
+                Token::Text(raw) => dom
+                    .text(&stack, raw, Kind::Text)
+                    .map_err(|e| at(&lexer, e))?,
+                Token::CData(raw) => {
+                    if stack.is_empty() {
+                        return Err(at(&lexer, bad("a CDATA section outside the root element")));
+                    }
+                    dom.text(&stack, raw, Kind::CData)
+                        .map_err(|e| at(&lexer, e))?;
                 }
-                Event::CData(t) => {
-                    let content = t.xml10_content();
-                    dom.text(&stack, &content)?;
-                }
-                Event::GeneralRef(r) => {
-                    let c = match r.resolve_char_ref().map_err(bad)? {
-                        Some(c) => c.to_string(),
-                        None => match quick_xml::escape::resolve_predefined_entity(&r) {
-                            Some(s) => s.to_owned(),
-                            None => {
-                                return Err(NotXml(format!(
-                                "the entity &{}; is not one XML predefines (a DTD is never read)",
-                                &*r
-                            )))
-                            }
-                        },
-                    };
-                    dom.text(&stack, &c)?;
-                }
-                Event::Eof => break,
-                Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_) => {}
             }
         }
         if dom.nodes.is_empty() {
@@ -258,10 +229,10 @@ impl Dom {
         Ok(dom)
     }
 
-    /// Keeps a string; answers its range.
-    fn keep(&mut self, s: &str) -> Result<Range<u32>, NotXml> {
+    /// Keeps what `raw` says (see [`read::resolve`]); answers its range.
+    fn keep(&mut self, raw: &str, kind: Kind) -> Result<Range<u32>, NotXml> {
         let start = self.strings.len();
-        self.strings.push_str(s);
+        resolve(raw, kind, &mut self.strings).map_err(|(_, why)| bad(why))?;
         let end = self.strings.len();
         match (u32::try_from(start), u32::try_from(end)) {
             (Ok(a), Ok(b)) => Ok(a..b),
@@ -317,11 +288,13 @@ impl Dom {
         Ok(i)
     }
 
-    /// A start tag under the open elements `stack`.
+    /// A start tag `qname` with its `attributes` (qualified name, value as written)
+    /// under the open elements `stack`.
     fn open(
         &mut self,
         scope: &mut Scope,
-        e: &BytesStart<'_>,
+        qname: QName<'_>,
+        attributes: &[(QName<'_>, &str)],
         stack: &[NodeId],
     ) -> Result<NodeId, NotXml> {
         if stack.len() >= MAX_DEPTH {
@@ -333,33 +306,37 @@ impl Dom {
             .ok_or_else(|| NotXml("too many elements".into()))?;
         scope.open();
         let attrs_start = self.attrs.len();
-        for a in e.attributes() {
-            let a = a.map_err(bad)?;
-            let key = a.key;
-            if let Some(declared) = key.as_namespace_binding() {
-                let uri = a
-                    .normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                    .map_err(bad)?;
+        for &(key, raw) in attributes {
+            let (prefix, local) = (key.prefix, key.local);
+            let declared = match (prefix, local) {
+                ("", "xmlns") => Some(""),
+                ("xmlns", p) => Some(p),
+                _ => None,
+            };
+            if let Some(declared) = declared {
+                let mut uri = String::new();
+                resolve(raw, Kind::Attribute, &mut uri).map_err(|(_, why)| bad(why))?;
+                if uri.is_empty() && !declared.is_empty() {
+                    return Err(bad(format_args!(
+                        "xmlns:{declared}=\"\" undeclares a prefix"
+                    )));
+                }
                 let ns = self.namespace(&uri)?;
                 scope.declare(declared, &uri, ns)?;
                 continue;
             }
-            if key.prefix().is_some() {
+            if !prefix.is_empty() {
                 continue;
             }
-            let value = a
-                .normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                .map_err(bad)?;
-            let name = self.intern(key.local_name().into_inner())?;
-            let value = self.keep(&value)?;
+            let name = self.intern(local)?;
+            let value = self.keep(raw, Kind::Attribute)?;
             self.attrs.push(Attr { name, value });
         }
         let attrs = u32::try_from(attrs_start).unwrap_or(u32::MAX);
         let attr_count = u16::try_from(self.attrs.len().saturating_sub(attrs_start))
             .map_err(|_| NotXml("more than 65 535 attributes on one element".into()))?;
-        let qname = e.name();
-        let ns = scope.resolve(qname.prefix().map_or("", |p| p.into_inner()));
-        let name = self.intern(qname.local_name().into_inner())?;
+        let ns = scope.resolve(qname.prefix);
+        let name = self.intern(qname.local)?;
         let parent = stack.last().copied().unwrap_or(NONE);
         let here = u32::try_from(self.strings.len()).unwrap_or(u32::MAX);
         self.nodes.push(Node {
@@ -384,11 +361,11 @@ impl Dom {
     }
 
     /// Text inside the innermost open element (outside the root: white space only).
-    fn text(&mut self, stack: &[NodeId], content: &str) -> Result<(), NotXml> {
+    fn text(&mut self, stack: &[NodeId], raw: &str, kind: Kind) -> Result<(), NotXml> {
         let Some(&id) = stack.last() else {
-            if content
-                .chars()
-                .all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
+            if raw
+                .bytes()
+                .all(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
             {
                 return Ok(());
             }
@@ -397,7 +374,7 @@ impl Dom {
         // An element's own text is kept contiguous: text after a child starts anew
         // (mixed content is not UBL; the text after the last child wins its range
         // only when there was none before).
-        let fresh = self.keep(content)?;
+        let fresh = self.keep(raw, kind)?;
         if let Some(node) = self.nodes.get_mut(id as usize) {
             if node.text.is_empty() {
                 node.text = fresh;
