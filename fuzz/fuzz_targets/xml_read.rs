@@ -30,6 +30,7 @@ const STRICTER: &[&str] = &[
     "a name was expected",
     "is not a qualified name",
     "undeclares a prefix",
+    "is not bound",
     "text outside the root element",
     "a CDATA section outside the root element",
     "a DOCTYPE after the start",

@@ -22,7 +22,8 @@
 //! ## How the bytes are read
 //!
 //! The bytes are read once, into the document model the rule engine judges
-//! ([`crate::ubl::dom::Dom`], over quick-xml: memory and time linear in the input).
+//! ([`crate::ubl::dom::Dom`], by its own XML reader: memory and time linear in the
+//! input).
 //! Each value of the received view is found in that model by its path below the root
 //! and read from the element itself (there is no second model of what a UBL states),
 //! and `checks` are the engine's findings over the same model. The PDF a UBL embeds

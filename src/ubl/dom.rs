@@ -79,8 +79,8 @@ pub struct Dom {
 /// The slots of the reader's table of recent names.
 const NAME_SLOTS: usize = 256;
 
-/// How many namespace declarations may be in scope at once, as quick-xml's own
-/// resolver allows: a bound on the memory and on the time of resolving a prefix.
+/// How many namespace declarations may be in scope at once (as quick-xml's resolver
+/// allowed): a bound on the memory and on the time of resolving a prefix.
 const MAX_BINDINGS: usize = 128;
 
 /// The XML namespace, which only `xml` may name, and the one of `xmlns`.
@@ -91,11 +91,12 @@ const XMLNS_NS: &str = "http://www.w3.org/2000/xmlns/";
 /// default namespace) with its namespace's number, the innermost last, and where
 /// each open element's own declarations start.
 ///
-/// quick-xml's `NsReader` resolves the same way, but it reads each start tag's
-/// attributes once more to find the declarations and copies every resolved URI: 5.4 M
+/// quick-xml's `NsReader` resolved the same way, but it read each start tag's
+/// attributes once more to find the declarations and copied every resolved URI: 5.4 M
 /// of the reader's 29.8 M instructions on the 500-line document (callgrind). Resolving
 /// here, in the one pass over the attributes that keeps them, with the table of recent
-/// names ([`Dom::intern`]) and one count of `<`, took the reader to 15.6 M.
+/// names ([`Dom::intern`]) and one count of `<`, took the reader to 15.6 M; the
+/// crate's own XML reader (`read`) in place of quick-xml's, to 8.96 M.
 #[derive(Default)]
 struct Scope {
     bindings: Vec<(String, u32)>,
@@ -133,14 +134,32 @@ impl Scope {
         Ok(())
     }
 
-    /// The namespace number of a prefix (empty: the default namespace); an unbound
-    /// prefix, or no default, is no namespace.
-    fn resolve(&self, prefix: &str) -> u32 {
-        self.bindings
-            .iter()
-            .rev()
-            .find(|(p, _)| p == prefix)
-            .map_or(0, |&(_, ns)| ns)
+    /// The namespace number of a prefix (empty: the default namespace, no namespace
+    /// when none is declared); `None` for a prefix no declaration in scope binds.
+    fn resolve(&self, prefix: &str) -> Option<u32> {
+        let bound = self.bindings.iter().rev().find(|(p, _)| p == prefix);
+        match bound {
+            Some(&(_, ns)) => Some(ns),
+            None => prefix.is_empty().then_some(0),
+        }
+    }
+
+    /// The namespace number of a prefix, or why it has none: a prefix must be bound
+    /// (`xml` always is, to `xml_ns`), as XML's namespaces say and the official
+    /// validator's parser requires.
+    fn bound(
+        &self,
+        prefix: &str,
+        xml_ns: impl FnOnce() -> Result<u32, NotXml>,
+    ) -> Result<u32, NotXml> {
+        if prefix == "xml" {
+            return xml_ns();
+        }
+        self.resolve(prefix).ok_or_else(|| {
+            bad(format_args!(
+                "the prefix {prefix} is not bound: no xmlns:{prefix} declaration is in scope"
+            ))
+        })
     }
 }
 
@@ -306,6 +325,7 @@ impl Dom {
             .ok_or_else(|| NotXml("too many elements".into()))?;
         scope.open();
         let attrs_start = self.attrs.len();
+        let mut prefixed = false;
         for &(key, raw) in attributes {
             let (prefix, local) = (key.prefix, key.local);
             let declared = match (prefix, local) {
@@ -326,16 +346,25 @@ impl Dom {
                 continue;
             }
             if !prefix.is_empty() {
+                prefixed = true;
                 continue;
             }
             let name = self.intern(local)?;
             let value = self.keep(raw, Kind::Attribute)?;
             self.attrs.push(Attr { name, value });
         }
+        // An attribute's prefix may be bound by a declaration after it on the tag.
+        if prefixed {
+            for &(key, _) in attributes {
+                if !key.prefix.is_empty() && key.prefix != "xmlns" {
+                    scope.bound(key.prefix, || self.namespace(XML_NS))?;
+                }
+            }
+        }
         let attrs = u32::try_from(attrs_start).unwrap_or(u32::MAX);
         let attr_count = u16::try_from(self.attrs.len().saturating_sub(attrs_start))
             .map_err(|_| NotXml("more than 65 535 attributes on one element".into()))?;
-        let ns = scope.resolve(qname.prefix);
+        let ns = scope.bound(qname.prefix, || self.namespace(XML_NS))?;
         let name = self.intern(qname.local)?;
         let parent = stack.last().copied().unwrap_or(NONE);
         let here = u32::try_from(self.strings.len()).unwrap_or(u32::MAX);

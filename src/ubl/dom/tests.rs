@@ -59,7 +59,7 @@ fn bytes_that_are_not_a_document_are_refused() {
 #[test]
 fn namespaces_are_resolved_in_the_scope_of_their_declarations() {
     let xml = format!(
-        r#"<a xmlns="{INV}" xmlns:p="{CBC}"><p:b xmlns:p="{INV}"><p:c/></p:b><p:d/><e xmlns=""><f/></e><g/><q:h/></a>"#
+        r#"<a xmlns="{INV}" xmlns:p="{CBC}"><p:b xmlns:p="{INV}"><p:c/></p:b><p:d/><e xmlns=""><f/></e><g/><q:h q:i="1" xmlns:q="urn:q"/><xml:j xml:lang="en"/></a>"#
     );
     let d = Dom::read(xml.as_bytes()).unwrap();
     let names: Vec<(&str, &str)> = (0..d.len())
@@ -76,9 +76,22 @@ fn namespaces_are_resolved_in_the_scope_of_their_declarations() {
             ("e", ""),
             ("f", ""),
             ("g", INV),
-            ("h", ""),
+            ("h", "urn:q"),
+            ("j", "http://www.w3.org/XML/1998/namespace"),
         ]
     );
+    for unbound in [
+        "<q:a/>",
+        r#"<a><q:b xmlns:q="urn:q"/><q:c/></a>"#,
+        r#"<a q:b="1"/>"#,
+        r#"<a xmlns:p="urn:p"><b q:c="1"/></a>"#,
+    ] {
+        let err = Dom::read(unbound.as_bytes()).map(|_| ()).unwrap_err().0;
+        assert!(
+            err.contains("the prefix q is not bound"),
+            "{unbound}: {err}"
+        );
+    }
     for reserved in [
         r#"<a xmlns:xmlns="urn:x"/>"#,
         r#"<a xmlns:xml="urn:x"/>"#,
