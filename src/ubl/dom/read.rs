@@ -153,7 +153,7 @@ pub(super) struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     /// A lexer of `text`, which must not hold a character XML does not allow
-    /// (see [`forbidden_characters`]).
+    /// (see [`survey`]).
     pub(super) fn new(text: &'a str) -> Self {
         let start = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
         Lexer {
