@@ -73,6 +73,8 @@ fn what_xml_forbids_is_refused_with_its_line_and_column() {
         ("<a:b:c/>", "`a:b:` is not a qualified name"),
         ("<a:/>", "a name was expected"),
         ("<a></b>", "</b> closes <a>"),
+        ("<a></ab>", "</ab> closes <a>"),
+        ("<a:b xmlns:a='urn:a'></a>", "</a> closes <a:b>"),
         ("<a/></a>", "</a> closes no element"),
         ("<a><![CDATA[x</a>", "a CDATA section is not closed"),
         ("<a><!x></a>", "`<!` starts no comment"),
