@@ -31,10 +31,11 @@ case "$t" in
   structured_reference) dict="-dict=dicts/reference.dict" ;;
   attachment) dict="-dict=dicts/attachment.dict" ;;
   received|ubl_validate) extra="../tests/fixtures/peppol" ;;
+  xml_read) extra="seeds/ubl_validate ../tests/fixtures/peppol"; dict="-dict=dicts/xml.dict" ;;
 esac
 max_len=""
 case "$t" in
-  received|ubl_validate) max_len="-max_len=65536" ;;
+  received|ubl_validate|xml_read) max_len="-max_len=65536" ;;
 esac
 pin=""
 [ -n "${CPU:-}" ] && pin="taskset -c $CPU"
