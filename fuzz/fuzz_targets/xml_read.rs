@@ -113,14 +113,16 @@ fn oracle(bytes: &[u8]) -> Result<Vec<Element>, String> {
                     if let Some(declared) = a.key.as_namespace_binding() {
                         let prefix = match declared {
                             quick_xml::name::PrefixDeclaration::Default => String::new(),
-                            quick_xml::name::PrefixDeclaration::Named(p) => {
-                                p.to_owned()
-                            }
+                            quick_xml::name::PrefixDeclaration::Named(p) => p.to_owned(),
                         };
                         if prefix == "xml" && value == XML_NS {
                             continue;
                         }
-                        if prefix == "xml" || prefix == "xmlns" || value == XML_NS || value == XMLNS_NS {
+                        if prefix == "xml"
+                            || prefix == "xmlns"
+                            || value == XML_NS
+                            || value == XMLNS_NS
+                        {
                             return Err("reserved".into());
                         }
                         if !prefix.is_empty() && value.is_empty() {
@@ -141,12 +143,22 @@ fn oracle(bytes: &[u8]) -> Result<Vec<Element>, String> {
                 let prefix = name
                     .prefix()
                     .map_or(String::new(), |p| p.into_inner().to_owned());
+                // `xml` is bound to its namespace without a declaration
                 let ns = scopes
                     .iter()
                     .rev()
                     .flat_map(|s| s.iter().rev())
                     .find(|(p, _)| *p == prefix)
-                    .map_or(String::new(), |(_, u)| u.clone());
+                    .map_or_else(
+                        || {
+                            if prefix == "xml" {
+                                XML_NS.to_owned()
+                            } else {
+                                String::new()
+                            }
+                        },
+                        |(_, u)| u.clone(),
+                    );
                 let local = name.local_name().into_inner().to_owned();
                 let id = out.len();
                 out.push((ns, local, String::new(), attrs));
@@ -189,7 +201,10 @@ fn ours(dom: &Dom) -> Vec<Element> {
     (0..dom.len())
         .filter_map(|i| NodeId::try_from(i).ok())
         .map(|id| {
-            let attrs = dom.attributes(id).map(|(n, v)| (n.to_owned(), v.to_owned())).collect();
+            let attrs = dom
+                .attributes(id)
+                .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                .collect();
             (
                 dom.namespace_uri(id).to_owned(),
                 dom.name(id).to_owned(),
