@@ -40,11 +40,11 @@ esac
 pin=""
 [ -n "${CPU:-}" ] && pin="taskset -c $CPU"
 # Built first, so that the timed run is the fuzzing alone.
-cargo +nightly fuzz build "$t" >"logs/$t.build.log" 2>&1
+cargo +nightly fuzz build -s none --codegen-units 16 "$t" >"logs/$t.build.log" 2>&1
 start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 # shellcheck disable=SC2086 # the lists are meant to split
 /usr/bin/time -f '%e %U %S' -o "logs/$t.time" $pin \
-  cargo +nightly fuzz run "$t" "corpus/$t" "seeds/$t" "$kept" $extra -- \
+  cargo +nightly fuzz run -s none --codegen-units 16 "$t" "corpus/$t" "seeds/$t" "$kept" $extra -- \
   -max_total_time="$secs" -print_final_stats=1 $dict $max_len >"logs/$t.log" 2>&1
 read -r wall user sys <"logs/$t.time"
 echo "$t: started $start, wall $wall s, CPU $user s user + $sys s system${CPU:+ on core $CPU}"
@@ -53,7 +53,7 @@ echo "$t: $(grep -E '^#[0-9]+.*DONE' "logs/$t.log" | tail -1)"
 # inputs are text: 20 MB of scenarios are 0.2 MB of xz).
 rm -rf "corpus/$t.min" && mkdir -p "corpus/$t.min"
 # shellcheck disable=SC2086
-$pin cargo +nightly fuzz run "$t" "corpus/$t.min" "corpus/$t" "$kept" -- -merge=1 $dict $max_len \
+$pin cargo +nightly fuzz run -s none --codegen-units 16 "$t" "corpus/$t.min" "corpus/$t" "$kept" -- -merge=1 $dict $max_len \
   >"logs/$t.merge.log" 2>&1
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - -C "corpus/$t.min" . \
   | xz -9 >"corpora/$t.tar.xz"
