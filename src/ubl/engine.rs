@@ -11,7 +11,7 @@
 //!
 //! Most asserts, contexts and rule variables are also lowered, when a layer is
 //! compiled, to a typed plan walked in place (child steps by the numbers of their
-//! names, strings borrowed from the document, no sequence built): 955 of the CEN
+//! names, strings borrowed from the document, no sequence built): 963 of the CEN
 //! layer's 979 asserts. The XPath evaluator answers wherever a plan does not decide
 //! (a function argument of two nodes, a number that is not a short decimal) and is the
 //! reference: [`check_plans`] runs both on a document and lists every answer that

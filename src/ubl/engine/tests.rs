@@ -188,3 +188,55 @@ fn a_patterns_findings_come_in_document_order_whatever_the_order_of_its_rules() 
         assert!(root < total, "{:?}", report.findings);
     }
 }
+
+/// The findings of a rule in a report, as locations.
+fn found<'r>(report: &'r Report, rule: &str) -> Vec<&'r str> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.rule == rule)
+        .map(|f| f.location.as_str())
+        .collect()
+}
+
+#[test]
+fn br_b_01_br_b_02_and_br_cl_08_are_planned_and_answer_as_the_evaluator() {
+    // a general comparison of a shared path's nodes with a literal
+    // (`//cac:TaxCategory/cbc:ID = 'B'`) and `substring-before` lower into plans
+    let c = compiled(Layer::Cen);
+    for id in ["BR-B-01", "BR-B-02", "BR-CL-08"] {
+        let planned = c
+            .patterns
+            .iter()
+            .flat_map(|p| &p.rules)
+            .flat_map(|r| &r.asserts)
+            .filter(|a| ASSERTS[a.index].id == id)
+            .all(|a| a.plan.is_some());
+        assert!(planned, "{id} has a plan");
+    }
+    let notes = "<cbc:Note>#AAI#a subject code of the list</cbc:Note>\
+                 <cbc:Note>#ZZ9#not of the list</cbc:Note>\
+                 <cbc:Note>#AB#two letters</cbc:Note>\
+                 <cbc:Note>no subject code</cbc:Note>";
+    let base = base_example().replacen(
+        "<cbc:DocumentCurrencyCode>",
+        &format!("{notes}<cbc:DocumentCurrencyCode>"),
+        1,
+    );
+    // a line in category B (split payment) with a seller not in Italy
+    let split = base.replacen("<cbc:ID>S</cbc:ID>", "<cbc:ID>B</cbc:ID>", 1);
+    for (xml, b01, b02) in [(&base, false, false), (&split, true, true)] {
+        let dom = Dom::read(xml.as_bytes()).unwrap();
+        let (report, plans) = check_plans(&dom);
+        assert!(plans.differ.is_empty(), "{:?}", plans.differ);
+        // the note with a code not in the list fails; two letters or none pass
+        let cl08 = found(&report, "BR-CL-08");
+        assert_eq!(cl08.len(), 1, "BR-CL-08: {cl08:?}");
+        assert!(
+            cl08[0].contains("*:Note[") && cl08[0].ends_with("[2]"),
+            "{cl08:?}"
+        );
+        assert_eq!(!found(&report, "BR-B-01").is_empty(), b01, "BR-B-01");
+        assert_eq!(!found(&report, "BR-B-02").is_empty(), b02, "BR-B-02");
+    }
+}

@@ -182,7 +182,9 @@ pub enum Text {
     Of(Nodes),
     Normalize(Box<Text>),
     Upper(Box<Text>),
-    After(Box<Text>, Box<Text>),
+    /// `substring-before(a, b)` (`false`; BR-CL-08's subject code between two `#`),
+    /// `substring-after(a, b)` (`true`).
+    Split(bool, Box<Text>, Box<Text>),
     Concat(Vec<Text>),
 }
 
@@ -373,7 +375,10 @@ impl Plan {
                 }
                 None => Plan::Any(Nodes::of(a)?, None, op, Lit::Str(s)),
             },
-            (Expr::Path(..) | Expr::Context, lit) => Plan::Any(Nodes::of(a)?, None, op, lit),
+            // a shared path's value (`//cac:TaxCategory/cbc:ID = 'B'`: BR-B-01, BR-B-02)
+            (Expr::Path(..) | Expr::Context | Expr::Shared(..), lit) => {
+                Plan::Any(Nodes::of(a)?, None, op, lit)
+            }
             _ => return None,
         })
     }
@@ -782,9 +787,11 @@ impl Text {
             ("normalize-space", []) => Text::Normalize(Box::new(Text::Focus)),
             ("normalize-space", [x]) => Text::Normalize(Box::new(Text::of(x)?)),
             ("upper-case", [x]) => Text::Upper(Box::new(Text::of(x)?)),
-            ("substring-after", [a, b]) => {
-                Text::After(Box::new(Text::of(a)?), Box::new(Text::of(b)?))
-            }
+            ("substring-before" | "substring-after", [a, b]) => Text::Split(
+                name == "substring-after",
+                Box::new(Text::of(a)?),
+                Box::new(Text::of(b)?),
+            ),
             ("concat", list) if list.len() >= 2 => {
                 Text::Concat(list.iter().map(Text::of).collect::<Option<_>>()?)
             }
@@ -809,13 +816,11 @@ impl Text {
                 _ => normalize_space_of(t.at(env, here)?),
             },
             Text::Upper(t) => upper_case(t.at(env, here)?),
-            Text::After(a, b) => {
+            Text::Split(after, a, b) => {
                 let (a, b) = (a.at(env, here)?, b.at(env, here)?);
                 match a {
-                    Cow::Borrowed(s) => Cow::Borrowed(split_once(s, &b).map_or("", |(_, r)| r)),
-                    Cow::Owned(s) => {
-                        Cow::Owned(split_once(&s, &b).map_or("", |(_, r)| r).to_owned())
-                    }
+                    Cow::Borrowed(s) => Cow::Borrowed(split_part(s, &b, *after)),
+                    Cow::Owned(s) => Cow::Owned(split_part(&s, &b, *after).to_owned()),
                 }
             }
             Text::Concat(list) => {
@@ -827,6 +832,12 @@ impl Text {
             }
         })
     }
+}
+
+/// The part of `s` before (or after) the first `b`; the empty string when `s` does not
+/// contain `b` (`substring-before`, `substring-after`).
+fn split_part<'s>(s: &'s str, b: &str, after: bool) -> &'s str {
+    split_once(s, b).map_or("", |(l, r)| if after { r } else { l })
 }
 
 impl Nodes {
