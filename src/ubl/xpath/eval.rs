@@ -225,7 +225,13 @@ pub struct Env<'a> {
     /// Elements' texts cast to `xs:decimal` (`None`: not a decimal), as a plan read
     /// them ([`Self::known_decimal`]).
     decimals: Vec<Option<(NodeId, Option<Decimal>)>>,
+    /// The elements of a name grouped by the normalized text of their one child of
+    /// another name, as a plan built them ([`Self::known_groups`]).
+    groups: Vec<((u32, u32), (u32, u32), Option<std::sync::Arc<Groups<'a>>>)>,
 }
+
+/// Elements by a normalized text ([`Env::known_groups`]), each list in document order.
+pub(super) type Groups<'a> = std::collections::BTreeMap<Cow<'a, str>, Vec<NodeId>>;
 
 /// An element, a chain of child names ([`super::plan::chain_key`]), and the one
 /// element the chain reaches from it (`None`: no element).
@@ -361,6 +367,7 @@ impl<'a> Env<'a> {
             child_texts: Vec::new(),
             chain_ends: Vec::new(),
             decimals: Vec::new(),
+            groups: Vec::new(),
         }
     }
 }
@@ -2002,6 +2009,33 @@ impl<'a> Env<'a> {
             Some(Some((m, d))) if *m == n => Some(*d),
             _ => None,
         }
+    }
+
+    /// The elements of name `of` grouped by `normalize-space(child)` (`child` a name),
+    /// as kept by [`Self::keep_groups`]: `Some(None)` when an element of the name has
+    /// several such children (a plan does not decide there). The artefacts test the
+    /// VAT category `//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'E']` once
+    /// for each of ten codes, in contexts and asserts: grouped once a check, each code
+    /// is a lookup, not a walk of every element of the name.
+    pub(super) fn known_groups(
+        &self,
+        of: (u32, u32),
+        child: (u32, u32),
+    ) -> Option<Option<std::sync::Arc<Groups<'a>>>> {
+        self.groups
+            .iter()
+            .find(|(o, c, _)| *o == of && *c == child)
+            .map(|(_, _, g)| g.clone())
+    }
+
+    /// Keeps the groups of [`Self::known_groups`] for the rest of the check.
+    pub(super) fn keep_groups(
+        &mut self,
+        of: (u32, u32),
+        child: (u32, u32),
+        groups: Option<std::sync::Arc<Groups<'a>>>,
+    ) {
+        self.groups.push((of, child, groups));
     }
 
     /// Keeps an element's text cast to `xs:decimal` ([`Self::known_decimal`]).

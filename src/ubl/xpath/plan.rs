@@ -42,7 +42,14 @@
 //! - `//*[not(*) and …]` visits the elements without children only, and
 //!   `normalize-space(t) = ''` is whether `t` is blank, with no copy (R008's context);
 //! - a written-out function's parameter read twice is bound once ([`Plan::Quantified`]
-//!   over its argument: R120's `$val`).
+//!   over its argument: R120's `$val`);
+//! - `//name[normalize-space(c) = 'code'][…]` (the VAT category rules, for ten codes)
+//!   groups the document's elements of the name by that text once a check
+//!   ([`Env::known_groups`]) and visits the code's group alone (`below_grouped`);
+//! - `normalize-space(t) = ''` of an element reads the own texts of its subtree, none
+//!   joined, and `not(not(x))` is `x` (R008's context at every leaf);
+//! - `if (p) then xs:decimal(p) else d` walks `p` once ([`Num::Else`]: R120's
+//!   variables at every line).
 //!
 //! **Why a second way to evaluate** (measured, issue 30): the evaluator
 //! ([`super::eval`]) builds a sequence of items for each value and decides at every
@@ -65,7 +72,7 @@
 
 use super::eval::{
     boolean_of_text, compare_untyped, decimal_arith, double_arith_decimal, ordering_ok,
-    parse_number, reads_scope, untyped_double, Env, Item, Key,
+    parse_number, reads_scope, untyped_double, Env, Groups, Item, Key,
 };
 use super::parse::{
     boolean_function, conjuncts, leading_conjuncts, Arith, Axis, Cmp, Expr, QName, Reads, Step,
@@ -128,6 +135,9 @@ pub enum Num {
     /// `p/xs:decimal(…)`: the decimal at the one node (none: the empty sequence).
     At(Nodes, Box<Num>),
     If(Box<Plan>, Box<Num>, Box<Num>),
+    /// `if (p) then xs:decimal(p) else f`: the one node's text cast, `f` when the path
+    /// reaches none (several: not planned at run time).
+    Else(Nodes, Box<Num>),
     /// A variable bound to one decimal or to nothing.
     Var(String),
     /// `xs:decimal(a op b)` where an operand is a node's text: an untyped value, so the
@@ -287,7 +297,11 @@ impl Plan {
             Expr::Call(name, args) => match (name.as_str(), args.as_slice()) {
                 ("true", []) => Plan::Const(true),
                 ("false", []) => Plan::Const(false),
-                ("not", [x]) => Plan::Not(Box::new(Plan::of(x)?)),
+                ("not", [x]) => match Plan::of(x)? {
+                    // `not(normalize-space())` (R008's context): the test itself
+                    Plan::Not(inner) => *inner,
+                    p => Plan::Not(Box::new(p)),
+                },
                 ("boolean", [x]) => Plan::of(x)?,
                 ("exists", [x]) => Plan::Exists(Nodes::of(x)?),
                 ("empty", [x]) => Plan::Not(Box::new(Plan::Exists(Nodes::of(x)?))),
@@ -412,6 +426,11 @@ impl Plan {
                 found
             }
             Plan::Str(t, op, lit) => ordering_ok(*op, t.at(env, here)?.as_ref().cmp(lit.as_str())),
+            Plan::Blank(Text::Focus) => blank(env, here)?,
+            Plan::Blank(Text::Of(p)) => match one(p, env, here)? {
+                Some(at) => blank(env, at)?,
+                None => true,
+            },
             Plan::Blank(t) => trim_xml(&t.at(env, here)?).is_empty(),
             Plan::Has(kind, a, b) => {
                 let a = a.at(env, here)?;
@@ -473,11 +492,7 @@ impl Num {
             },
             Expr::Var(v) => Num::Var(v.clone()),
             Expr::Arith(op, a, b) => Num::Arith(*op, Box::new(Num::of(a)?), Box::new(Num::of(b)?)),
-            Expr::If(c, t, f) => Num::If(
-                Box::new(Plan::of(c)?),
-                Box::new(Num::of(t)?),
-                Box::new(Num::of(f)?),
-            ),
+            Expr::If(c, t, f) => Num::choice(Plan::of(c)?, Num::of(t)?, Num::of(f)?),
             Expr::Path(..) => {
                 let (nodes, last) = Nodes::then(e)?;
                 Num::At(nodes?, Box::new(Num::of(last)?))
@@ -514,17 +529,22 @@ impl Num {
         })
     }
 
+    /// `if (c) then t else f`; `if (p) then xs:decimal(p) else f` is [`Num::Else`] (the
+    /// path walked once: PEPPOL-EN16931-R120's variables at each line).
+    fn choice(c: Plan, t: Num, f: Num) -> Num {
+        match (c, t) {
+            (Plan::Exists(p), Num::CastOf(q)) if p == q => Num::Else(p, Box::new(f)),
+            (c, t) => Num::If(Box::new(c), Box::new(t), Box::new(f)),
+        }
+    }
+
     /// `xs:decimal(x)` where `x` is a decimal (itself: a decimal cast to a decimal), a
     /// path to one node (its text cast; no node: the empty sequence) or a choice of
     /// those; never a string, which a parameter's conversion would refuse.
     fn cast(x: &Expr) -> Option<Num> {
         Some(match (Num::of(x), x) {
             (Some(n), _) => n,
-            (None, Expr::If(c, t, f)) => Num::If(
-                Box::new(Plan::of(c)?),
-                Box::new(Num::cast(t)?),
-                Box::new(Num::cast(f)?),
-            ),
+            (None, Expr::If(c, t, f)) => Num::choice(Plan::of(c)?, Num::cast(t)?, Num::cast(f)?),
             (None, _) => Num::CastOf(Nodes::of(x)?),
         })
     }
@@ -578,6 +598,10 @@ impl Num {
             Num::At(p, each) => match one(p, env, here)? {
                 Some(at) => each.at(env, at)?,
                 None => None,
+            },
+            Num::Else(p, f) => match one(p, env, here)? {
+                Some(at) => Some(decimal_at(env, at)?),
+                None => f.at(env, here)?,
             },
             Num::If(c, t, f) => {
                 if c.at(env, here)? {
@@ -746,6 +770,20 @@ fn and(a: bool, b: impl FnOnce() -> Option<bool>) -> Option<bool> {
         b()
     } else {
         Some(false)
+    }
+}
+
+/// Whether the string value of where a walk stands is XML white space only: an
+/// element's when the own text of it and of each element below it is (its string value
+/// is those texts joined; none is copied). R008's context tests it at each of the
+/// document's 9 000 leaves.
+fn blank(env: &Env<'_>, at: At) -> Option<bool> {
+    let d = env.dom;
+    let ws = |s: &str| s.bytes().all(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
+    match at {
+        At::Node(n) => Some(d.subtree(n).all(|m| ws(d.own_text(m)))),
+        At::Attr(n, i) => Some(ws(d.attribute_at(n, i as usize)?.1)),
+        At::Doc => None,
     }
 }
 
@@ -1038,6 +1076,9 @@ fn step(
             Some(true)
         }
         (PStep::Below(q, preds), At::Doc | At::Node(_)) => {
+            if let Some(done) = below_grouped(q, preds, rest, env, at, visit) {
+                return done;
+            }
             let key = env.key_of(q);
             let all = env.elements_named(key, below(at))?;
             each(all.iter().copied(), None, preds, rest, env, visit)
@@ -1079,6 +1120,79 @@ fn step(
         }
         _ => None,
     }
+}
+
+/// `normalize-space(c) = 'lit'`, `c` one child step by name: that step's path, the
+/// name and the literal ([`below_grouped`]).
+fn grouped_test(p: &Plan) -> Option<(&Nodes, &QName, &str)> {
+    let Plan::Str(Text::Normalize(t), Cmp::Eq, lit) = p else {
+        return None;
+    };
+    let Text::Of(nodes) = &**t else {
+        return None;
+    };
+    let Some(Some(q)) = nodes.one_child_step() else {
+        return None;
+    };
+    Some((nodes, q, lit))
+}
+
+/// [`PStep::Below`] from `at` when its first predicate compares one child's normalized
+/// text with a literal ([`grouped_test`]: the VAT category's
+/// `//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'E'][…]`, written for ten
+/// codes): the elements of the name are grouped by that text once a check
+/// ([`Env::known_groups`]), and the group of the literal alone is visited, in document
+/// order, with the other predicates, as the walk of every element would visit it.
+/// `None` when this does not apply (another first predicate, a name in any namespace,
+/// an element of the name with several such children): every element is walked.
+fn below_grouped(
+    q: &QName,
+    preds: &[Plan],
+    rest: &[PStep],
+    env: &mut Env<'_>,
+    at: At,
+    visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
+) -> Option<Option<bool>> {
+    let (first, more) = preds.split_first()?;
+    let (nodes, c, lit) = grouped_test(first)?;
+    let Key::Is(Some(ns), name) = env.key_of(q) else {
+        return None;
+    };
+    let Key::Is(Some(c_ns), c_name) = env.key_of(c) else {
+        return None;
+    };
+    let groups = match env.known_groups((ns, name), (c_ns, c_name)) {
+        Some(kept) => kept,
+        None => {
+            let built = group(nodes, c, (ns, name), env).map(std::sync::Arc::new);
+            env.keep_groups((ns, name), (c_ns, c_name), built.clone());
+            built
+        }
+    }?;
+    let all = groups.get(lit).map_or(&[][..], Vec::as_slice);
+    let within = match below(at) {
+        None => all,
+        Some(id) => {
+            let range = env.dom.subtree(id);
+            let lo = all.partition_point(|&n| n <= range.start);
+            let hi = all.partition_point(|&n| n < range.end);
+            all.get(lo..hi).unwrap_or(&[])
+        }
+    };
+    Some(each(within.iter().copied(), None, more, rest, env, visit))
+}
+
+/// The document's elements of name `of` by `normalize-space(c)` ([`below_grouped`]),
+/// each read as the predicate reads it ([`normalized_child`]); `None` when one has
+/// several `c` (the predicate is not decided there) or the budget is spent.
+fn group<'a>(nodes: &Nodes, c: &QName, of: (u32, u32), env: &mut Env<'a>) -> Option<Groups<'a>> {
+    let dom = env.dom;
+    let mut groups = Groups::new();
+    for &e in dom.named_below(of, None) {
+        let text = normalized_child(nodes, c, env, e)?;
+        groups.entry(text).or_default().push(e);
+    }
+    Some(groups)
 }
 
 /// [`PStep::BelowNamed`] from `at`.

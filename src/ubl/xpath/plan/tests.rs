@@ -1,8 +1,9 @@
-use super::{Plan, Select};
+use super::{Num, Plan, Select, Text};
 use crate::ubl::dom::Dom;
 use crate::ubl::engine::namespace;
 use crate::ubl::xpath::eval::{Env, Item};
 use crate::ubl::xpath::parse::parse;
+use rust_decimal::Decimal;
 
 const DOC: &str = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cbc:ID> 12 </cbc:ID><cbc:BuyerReference> </cbc:BuyerReference><cac:InvoiceLine><cbc:ID>1</cbc:ID><cbc:Note>a</cbc:Note><cbc:LineExtensionAmount currencyID="EUR">10.505</cbc:LineExtensionAmount><cac:Item><cbc:Name>x</cbc:Name><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cac:TaxScheme><cbc:ID>vat</cbc:ID></cac:TaxScheme></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:CreditNoteLine><cbc:ID>2</cbc:ID><cbc:ID>3</cbc:ID><cbc:Note>b</cbc:Note><cbc:Note>c</cbc:Note><cbc:LineExtensionAmount currencyID="USD">abc</cbc:LineExtensionAmount><cac:Item><cbc:Name>y</cbc:Name></cac:Item></cac:CreditNoteLine></Invoice>"#;
 
@@ -637,4 +638,179 @@ fn a_child_step_spends_a_step_for_each_child_it_reaches() {
         let mut rich = Env::new(&dom, namespace, 5_000, &[]);
         assert_eq!(plan.test(&mut rich, dom.root()), Some(true), "{expr}");
     }
+}
+
+/// The plan's answer and the evaluator's at the root of `doc`, with the environment
+/// after both (its kept groups).
+fn at_root(doc: &str, expr: &str) -> (Option<bool>, Result<bool, String>) {
+    let dom = Dom::read(doc.as_bytes()).unwrap();
+    let e = parse(expr).unwrap();
+    let plan = Plan::of(&e).unwrap_or_else(|| panic!("{expr} is planned"));
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    let root = dom.root();
+    (plan.test(&mut env, root), env.test_at(&e, Item::Node(root)))
+}
+
+const CATEGORIES: &str = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cac:InvoiceLine><cac:Item><cac:ClassifiedTaxCategory><cbc:ID> S </cbc:ID><cbc:Percent>21</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:InvoiceLine><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>E</cbc:ID><cbc:Percent>0</cbc:Percent><cac:TaxScheme><cbc:ID>vat</cbc:ID></cac:TaxScheme></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:InvoiceLine><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>6</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:ClassifiedTaxCategory><cac:ClassifiedTaxCategory><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine></Invoice>"#;
+
+#[test]
+fn a_category_compared_below_every_element_of_a_name_is_looked_up_in_its_group() {
+    // BR-E-02's and BR-S-01's paths: the elements grouped by their one cbc:ID's
+    // normalized text (" S " is "S"; the third has none: ""), then the group of the
+    // code alone tested with the rest of the predicates
+    for (expr, holds) in [
+        ("exists(//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'E'][cac:TaxScheme/normalize-space(upper-case(cbc:ID))='VAT'])", true),
+        ("exists(//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'E'][cac:TaxScheme/cbc:ID = 'VAT'])", false),
+        ("count(//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S']) = 2", true),
+        ("count(//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S'][xs:decimal(cbc:Percent) > 10]) = 1", true),
+        ("sum(//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S']/xs:decimal(cbc:Percent)) = 27", true),
+        ("exists(//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'Z'])", false),
+        // below an element: the group's elements of its subtree
+        ("count(.//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S']) = 2", true),
+    ] {
+        let (planned, evaluated) = at_root(CATEGORIES, expr);
+        assert_eq!((planned, evaluated), (Some(holds), Ok(holds)), "{expr}");
+    }
+    // below a line: its own categories only
+    let dom = Dom::read(CATEGORIES.as_bytes()).unwrap();
+    let e = parse("exists(.//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S'])").unwrap();
+    let plan = Plan::of(&e).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    let lines: Vec<u32> = dom.children(dom.root()).collect();
+    let answers: Vec<_> = lines
+        .iter()
+        .map(|&n| (plan.test(&mut env, n), env.test_at(&e, Item::Node(n))))
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            (Some(true), Ok(true)),
+            (Some(false), Ok(false)),
+            (Some(true), Ok(true))
+        ]
+    );
+    // the groups are built once and kept: the second code is a lookup
+    let dom = Dom::read(CATEGORIES.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    let plan = |code: &str| {
+        Plan::of(
+            &parse(&format!(
+                "exists(//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = '{code}'])"
+            ))
+            .unwrap(),
+        )
+        .unwrap()
+    };
+    assert_eq!(plan("S").test(&mut env, dom.root()), Some(true));
+    let of = dom
+        .key(
+            dom.named_below(
+                (
+                    dom.namespace_number(
+                        "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2",
+                    )
+                    .unwrap(),
+                    dom.name_number("ClassifiedTaxCategory").unwrap(),
+                ),
+                None,
+            )[0],
+        )
+        .unwrap();
+    let id = (
+        dom.namespace_number(
+            "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2",
+        )
+        .unwrap(),
+        dom.name_number("ID").unwrap(),
+    );
+    let groups = env.known_groups(of, id).expect("kept").expect("usable");
+    let codes: Vec<(&str, usize)> = groups.iter().map(|(k, v)| (k.as_ref(), v.len())).collect();
+    assert_eq!(codes, [("", 1), ("E", 1), ("S", 2)]);
+    let spent = env.fuel;
+    assert_eq!(plan("E").test(&mut env, dom.root()), Some(true));
+    assert!(
+        spent - env.fuel < 4,
+        "a lookup, not a walk: {} steps",
+        spent - env.fuel
+    );
+}
+
+#[test]
+fn a_category_compared_where_an_element_has_two_of_the_child_is_left_to_the_walk() {
+    // the third category has two cbc:ID: `normalize-space` of two nodes is the
+    // evaluator's error, and the grouping does not decide it
+    let doc = CATEGORIES.replace(
+        "<cbc:ID>S</cbc:ID><cbc:Percent>6",
+        "<cbc:ID>S</cbc:ID><cbc:ID>Z</cbc:ID><cbc:Percent>6",
+    );
+    let (planned, evaluated) = at_root(
+        &doc,
+        "count(//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S']) = 2",
+    );
+    assert_eq!(planned, None);
+    assert!(evaluated.is_err(), "{evaluated:?}");
+    // before the third is reached, `exists` has its answer, as the walk had
+    let (planned, evaluated) = at_root(
+        &doc,
+        "exists(//cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'E'])",
+    );
+    assert_eq!(planned, Some(true));
+    assert_eq!(evaluated, Ok(true));
+}
+
+#[test]
+fn a_blank_test_reads_the_own_texts_below_without_joining_them() {
+    // R008's context (`not(normalize-space())`, its double negation gone), and
+    // `normalize-space(x) = ''` of an element with children, of an attribute, of none
+    let doc = r#"<Invoice xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cac:A> <cbc:B>
+	</cbc:B> </cac:A><cac:C> <cbc:D> x </cbc:D></cac:C><cbc:E u=" "/><cbc:F u=" 1 "> </cbc:F></Invoice>"#;
+    for (expr, holds) in [
+        ("normalize-space(cac:A) = ''", true),
+        ("normalize-space(cac:C) = ''", false),
+        ("normalize-space(cac:C) != ''", true),
+        ("normalize-space(cbc:E/@u) = ''", true),
+        ("normalize-space(cbc:F/@u) = ''", false),
+        ("normalize-space(cbc:Nothing) = ''", true),
+        ("count(//*[not(*) and not(normalize-space())]) = 3", true),
+        ("count(//*[not(normalize-space())]) = 4", true),
+    ] {
+        assert_eq!(at_root(doc, expr), (Some(holds), Ok(holds)), "{expr}");
+    }
+    let plan = Plan::of(&parse("not(normalize-space())").unwrap()).unwrap();
+    assert_eq!(plan, Plan::Blank(Text::Focus));
+}
+
+#[test]
+fn a_decimal_or_a_default_walks_its_path_once() {
+    // PEPPOL-EN16931-R120's `if (p) then xs:decimal(p) else 0`
+    let e = parse("if (cbc:LineExtensionAmount) then xs:decimal(cbc:LineExtensionAmount) else 0")
+        .unwrap();
+    let num = Num::of(&e).unwrap();
+    assert!(matches!(num, Num::Else(..)), "{num:?}");
+    // another path in the test than in the cast stays a choice
+    let other =
+        Num::of(&parse("if (cbc:Note) then xs:decimal(cbc:LineExtensionAmount) else 0").unwrap())
+            .unwrap();
+    assert!(matches!(other, Num::If(..)), "{other:?}");
+    let dom = Dom::read(DOC.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    let at = |n| {
+        let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+        (num.value(&mut env, n), env.eval_at(&e, Item::Node(n)))
+    };
+    let places = places(&dom);
+    // the root has none: the default; the first line 10.505; the second "abc" is not
+    // a decimal (the evaluator's error, not decided by the plan)
+    let (planned, evaluated) = at(places[0]);
+    assert_eq!(planned, Some(Some(Decimal::ZERO)));
+    assert_eq!(evaluated, Ok(vec![Item::Num(Some(Decimal::ZERO))]));
+    let (planned, evaluated) = at(places[1]);
+    assert_eq!(planned, Some(Some(Decimal::new(10505, 3))));
+    assert_eq!(evaluated, Ok(vec![Item::Num(Some(Decimal::new(10505, 3)))]));
+    let (planned, evaluated) = at(places[2]);
+    assert_eq!(planned, None);
+    assert!(evaluated.is_err(), "{evaluated:?}");
+    // two nodes: not decided
+    let two = Num::of(&parse("if (cbc:Note) then xs:decimal(cbc:Note) else 0").unwrap()).unwrap();
+    assert_eq!(two.value(&mut env, places[2]), None);
 }
