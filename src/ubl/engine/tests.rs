@@ -242,3 +242,43 @@ fn br_b_01_br_b_02_and_br_cl_08_are_planned_and_answer_as_the_evaluator() {
         assert_eq!(!found(&report, "BR-B-02").is_empty(), b02, "BR-B-02");
     }
 }
+
+#[test]
+fn br_s_05_fires_at_the_line_category_its_context_finds_from_the_grouped_codes() {
+    // the VAT category contexts (`cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory
+    // [normalize-space(cbc:ID) = 'S'][…]`) start at the shared `//cac:InvoiceLine/
+    // cac:Item` and climb from the elements grouped by code: the second line's S at
+    // 0 % breaks BR-S-05 there and nowhere else; the first line made E instead leaves
+    // BR-S-05 to the second (and BR-E-05 holds at 0 %)
+    let xml = base_example();
+    let lines: Vec<&str> = xml.split("<cac:InvoiceLine>").collect();
+    let [head, first, second] = lines.as_slice() else {
+        panic!("base-example has two lines");
+    };
+    let zero = "<cbc:Percent>0</cbc:Percent>";
+    let second = second.replacen("<cbc:Percent>25.0</cbc:Percent>", zero, 1);
+    let second_at_zero = [*head, first, &second].join("<cac:InvoiceLine>");
+    let dom = Dom::read(second_at_zero.as_bytes()).unwrap();
+    let (report, plans) = check_plans(&dom);
+    assert!(plans.differ.is_empty(), "{:?}", plans.differ);
+    let at: Vec<&str> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == "BR-S-05")
+        .map(|f| f.location.as_str())
+        .collect();
+    assert_eq!(
+        at,
+        ["/*:Invoice[namespace-uri()='urn:oasis:names:specification:ubl:schema:xsd:Invoice-2'][1]/*:InvoiceLine[namespace-uri()='urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2'][2]/*:Item[namespace-uri()='urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2'][1]/*:ClassifiedTaxCategory[namespace-uri()='urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2'][1]"]
+    );
+    let first = first
+        .replacen("<cbc:ID>S</cbc:ID>", "<cbc:ID>E</cbc:ID>", 1)
+        .replacen("<cbc:Percent>25.0</cbc:Percent>", zero, 1);
+    let first_exempt = [*head, &first, &second].join("<cac:InvoiceLine>");
+    assert_ne!(first_exempt, second_at_zero);
+    let dom = Dom::read(first_exempt.as_bytes()).unwrap();
+    let (report, plans) = check_plans(&dom);
+    assert!(plans.differ.is_empty(), "{:?}", plans.differ);
+    let count = |rule: &str| report.findings.iter().filter(|f| f.rule == rule).count();
+    assert_eq!((count("BR-S-05"), count("BR-E-05")), (1, 0));
+}

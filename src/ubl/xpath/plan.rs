@@ -45,7 +45,10 @@
 //!   over its argument: R120's `$val`);
 //! - `//name[normalize-space(c) = 'code'][…]` (the VAT category rules, for ten codes)
 //!   groups the document's elements of the name by that text once a check
-//!   ([`Env::known_groups`]) and visits the code's group alone (`below_grouped`);
+//!   ([`Env::known_groups`]) and visits the code's group alone (`below_grouped`); a
+//!   context `a/b/name[normalize-space(c) = 'code'][…]` climbs from that group to a
+//!   shared path's nodes or the document (`Nodes::grouped`: ten VAT categories' line
+//!   contexts, each a walk of every line before);
 //! - `normalize-space(t) = ''` of an element reads the own texts of its subtree, none
 //!   joined, and `not(not(x))` is `x` (R008's context at every leaf);
 //! - `if (p) then xs:decimal(p) else d` walks `p` once ([`Num::Else`]: R120's
@@ -1155,20 +1158,7 @@ fn below_grouped(
 ) -> Option<Option<bool>> {
     let (first, more) = preds.split_first()?;
     let (nodes, c, lit) = grouped_test(first)?;
-    let Key::Is(Some(ns), name) = env.key_of(q) else {
-        return None;
-    };
-    let Key::Is(Some(c_ns), c_name) = env.key_of(c) else {
-        return None;
-    };
-    let groups = match env.known_groups((ns, name), (c_ns, c_name)) {
-        Some(kept) => kept,
-        None => {
-            let built = group(nodes, c, (ns, name), env).map(std::sync::Arc::new);
-            env.keep_groups((ns, name), (c_ns, c_name), built.clone());
-            built
-        }
-    }?;
+    let groups = groups_of(nodes, q, c, env)?;
     let all = groups.get(lit).map_or(&[][..], Vec::as_slice);
     let within = match below(at) {
         None => all,
@@ -1180,6 +1170,31 @@ fn below_grouped(
         }
     };
     Some(each(within.iter().copied(), None, more, rest, env, visit))
+}
+
+/// The document's elements of name `q` grouped by `normalize-space(c)`, built at the
+/// first call of a check and kept ([`Env::known_groups`]); `None` when they are not
+/// decided ([`group`]) or a name is in any namespace.
+fn groups_of<'a>(
+    nodes: &Nodes,
+    q: &QName,
+    c: &QName,
+    env: &mut Env<'a>,
+) -> Option<std::sync::Arc<Groups<'a>>> {
+    let Key::Is(Some(ns), name) = env.key_of(q) else {
+        return None;
+    };
+    let Key::Is(Some(c_ns), c_name) = env.key_of(c) else {
+        return None;
+    };
+    match env.known_groups((ns, name), (c_ns, c_name)) {
+        Some(kept) => kept,
+        None => {
+            let built = group(nodes, c, (ns, name), env).map(std::sync::Arc::new);
+            env.keep_groups((ns, name), (c_ns, c_name), built.clone());
+            built
+        }
+    }
 }
 
 /// The document's elements of name `of` by `normalize-space(c)` ([`below_grouped`]),
@@ -1645,6 +1660,96 @@ fn holds(preds: &[Plan], env: &mut Env<'_>, n: NodeId) -> Option<bool> {
     Some(true)
 }
 
+impl Nodes {
+    /// The elements a context's path selects, when it is child steps by name without
+    /// predicates from the document (the first may be `//`) and a last child step whose
+    /// first predicate compares one child's normalized text with a literal
+    /// (`cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) =
+    /// 'S'][…]`, a VAT category's context, written for ten codes): the literal's group
+    /// ([`below_grouped`]'s) is climbed from instead of every line walked down. Pushed
+    /// into `out` in document order, not the walk's (a context's elements are a set);
+    /// `None` when the path has another shape or the group is not decided.
+    fn grouped(&self, env: &mut Env<'_>, out: &mut Vec<NodeId>) -> Option<Option<()>> {
+        let [above @ .., PStep::Child(q, preds)] = self.steps.as_slice() else {
+            return None;
+        };
+        let doc = matches!(self.start, Start::Doc);
+        let names: Vec<Key> = above
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match s {
+                PStep::Child(n, p) if p.is_empty() => Some(env.key_of(n)),
+                PStep::Below(n, p) if p.is_empty() && i == 0 && doc => Some(env.key_of(n)),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let (first, more) = preds.split_first()?;
+        let (nodes, c, lit) = grouped_test(first)?;
+        // from a shared path's value (`//cac:InvoiceLine/cac:Item`, kept once a
+        // document): the element the climb ends at must be one of its nodes
+        let tops: Option<std::sync::Arc<Vec<Item>>> = match &self.start {
+            Start::Doc => None,
+            Start::Shared(e, planned) => {
+                let value = match planned {
+                    Some(select) => env.shared_planned(e, Item::Doc, |env| select.value(env)),
+                    None => env.shared_at(e, Item::Doc),
+                }
+                .ok()?;
+                let sorted = value.windows(2).all(|w| match w {
+                    [Item::Node(a), Item::Node(b)] => a < b,
+                    _ => false,
+                }) && value.iter().all(|i| matches!(i, Item::Node(_)));
+                if !sorted {
+                    return None;
+                }
+                Some(value)
+            }
+            Start::Focus => return None,
+        };
+        let groups = groups_of(nodes, q, c, env)?;
+        let from_root = doc && matches!(above.first(), None | Some(PStep::Child(..)));
+        let d = env.dom;
+        for &x in groups.get(lit).map_or(&[][..], Vec::as_slice) {
+            if env.spend().is_err() {
+                return Some(None);
+            }
+            let mut up = x;
+            let mut placed = true;
+            for &key in names.iter().rev() {
+                match d.parent(up) {
+                    Some(p) if env.named(key, p) => up = p,
+                    _ => {
+                        placed = false;
+                        break;
+                    }
+                }
+            }
+            if !placed || (from_root && d.parent(up).is_some()) {
+                continue;
+            }
+            if let Some(tops) = &tops {
+                // the path's first step is a child of one of the shared nodes
+                let Some(top) = d.parent(up) else {
+                    continue;
+                };
+                let found = tops.binary_search_by(|i| match i {
+                    Item::Node(n) => n.cmp(&top),
+                    _ => std::cmp::Ordering::Less,
+                });
+                if found.is_err() {
+                    continue;
+                }
+            }
+            match holds(more, env, x) {
+                Some(true) => out.push(x),
+                Some(false) => {}
+                None => return Some(None),
+            }
+        }
+        Some(Some(()))
+    }
+}
+
 /// A rule's context, planned: the union of the paths it selects from the document.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Select(Vec<Nodes>);
@@ -1670,6 +1775,10 @@ impl Select {
     pub fn elements(&self, env: &mut Env<'_>) -> Option<Vec<NodeId>> {
         let mut out = Vec::new();
         for p in &self.0 {
+            if let Some(found) = p.grouped(env, &mut out) {
+                found?;
+                continue;
+            }
             p.walk(env, At::Doc, &mut |_, at| {
                 if let At::Node(n) = at {
                     out.push(n);

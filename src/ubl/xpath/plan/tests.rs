@@ -148,6 +148,11 @@ fn a_planned_context_selects_the_evaluators_elements() {
         "//*[not(*) and contains(., 'x')][normalize-space(.) != '']",
         "//*[ends-with(name(), 'Amount')]",
         "/*/cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S']",
+        // climbed from the elements of the code, grouped (`Nodes::grouped`)
+        "//cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S']",
+        "//cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S'][cac:TaxScheme]",
+        "/ubl:Invoice/cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) = 'S']",
+        "//cac:CreditNoteLine/cbc:ID[normalize-space(.) != 'x'] | //cac:InvoiceLine/cac:Item[normalize-space(cbc:Name) = 'x']",
     ] {
         let (select, planned, evaluated) = context_both(context, &mut env);
         assert_eq!(planned, evaluated, "{context}");
