@@ -227,11 +227,15 @@ pub struct Env<'a> {
     decimals: Vec<Option<(NodeId, Option<Decimal>)>>,
     /// The elements of a name grouped by the normalized text of their one child of
     /// another name, as a plan built them ([`Self::known_groups`]).
-    groups: Vec<((u32, u32), (u32, u32), Option<std::sync::Arc<Groups<'a>>>)>,
+    groups: Vec<(GroupKey, Option<std::sync::Arc<Groups<'a>>>)>,
 }
 
 /// Elements by a normalized text ([`Env::known_groups`]), each list in document order.
 pub(super) type Groups<'a> = std::collections::BTreeMap<Cow<'a, str>, Vec<NodeId>>;
+
+/// Which [`Groups`]: the elements' name and the compared child's name, by their
+/// numbers.
+type GroupKey = ((u32, u32), (u32, u32));
 
 /// An element, a chain of child names ([`super::plan::chain_key`]), and the one
 /// element the chain reaches from it (`None`: no element).
@@ -2024,8 +2028,8 @@ impl<'a> Env<'a> {
     ) -> Option<Option<std::sync::Arc<Groups<'a>>>> {
         self.groups
             .iter()
-            .find(|(o, c, _)| *o == of && *c == child)
-            .map(|(_, _, g)| g.clone())
+            .find(|(k, _)| *k == (of, child))
+            .map(|(_, g)| g.clone())
     }
 
     /// Keeps the groups of [`Self::known_groups`] for the rest of the check.
@@ -2035,7 +2039,7 @@ impl<'a> Env<'a> {
         child: (u32, u32),
         groups: Option<std::sync::Arc<Groups<'a>>>,
     ) {
-        self.groups.push((of, child, groups));
+        self.groups.push(((of, child), groups));
     }
 
     /// Keeps an element's text cast to `xs:decimal` ([`Self::known_decimal`]).

@@ -534,10 +534,12 @@ impl Num {
 
     /// `if (c) then t else f`; `if (p) then xs:decimal(p) else f` is [`Num::Else`] (the
     /// path walked once: PEPPOL-EN16931-R120's variables at each line).
-    fn choice(c: Plan, t: Num, f: Num) -> Num {
-        match (c, t) {
-            (Plan::Exists(p), Num::CastOf(q)) if p == q => Num::Else(p, Box::new(f)),
-            (c, t) => Num::If(Box::new(c), Box::new(t), Box::new(f)),
+    fn choice(test: Plan, then: Num, other: Num) -> Num {
+        match (test, then) {
+            (Plan::Exists(tested), Num::CastOf(cast)) if tested == cast => {
+                Num::Else(tested, Box::new(other))
+            }
+            (test, then) => Num::If(Box::new(test), Box::new(then), Box::new(other)),
         }
     }
 
@@ -1187,14 +1189,12 @@ fn groups_of<'a>(
     let Key::Is(Some(c_ns), c_name) = env.key_of(c) else {
         return None;
     };
-    match env.known_groups((ns, name), (c_ns, c_name)) {
-        Some(kept) => kept,
-        None => {
-            let built = group(nodes, c, (ns, name), env).map(std::sync::Arc::new);
-            env.keep_groups((ns, name), (c_ns, c_name), built.clone());
-            built
-        }
+    if let Some(kept) = env.known_groups((ns, name), (c_ns, c_name)) {
+        return kept;
     }
+    let built = group(nodes, c, (ns, name), env).map(std::sync::Arc::new);
+    env.keep_groups((ns, name), (c_ns, c_name), built.clone());
+    built
 }
 
 /// The document's elements of name `of` by `normalize-space(c)` ([`below_grouped`]),
@@ -1696,7 +1696,7 @@ impl Nodes {
                 }
                 .ok()?;
                 let sorted = value.windows(2).all(|w| match w {
-                    [Item::Node(a), Item::Node(b)] => a < b,
+                    [Item::Node(before), Item::Node(after)] => before < after,
                     _ => false,
                 }) && value.iter().all(|i| matches!(i, Item::Node(_)));
                 if !sorted {
