@@ -551,13 +551,18 @@ impl Dom {
             .get(name as usize)
             .and_then(|names| names.iter().find(|(k, _)| *k == ns))
             .map_or(&[][..], |(_, list)| list.as_slice());
+        self.below(all, id)
+    }
+
+    /// The elements of `sorted` (in document order) below `id` (all, for `None`).
+    pub fn below<'s>(&self, sorted: &'s [NodeId], id: Option<NodeId>) -> &'s [NodeId] {
         match id {
-            None => all,
+            None => sorted,
             Some(id) => {
                 let range = self.subtree(id);
-                let lo = all.partition_point(|&n| n <= range.start);
-                let hi = all.partition_point(|&n| n < range.end);
-                all.get(lo..hi).unwrap_or(&[])
+                let lo = sorted.partition_point(|&n| n <= range.start);
+                let hi = sorted.partition_point(|&n| n < range.end);
+                sorted.get(lo..hi).unwrap_or(&[])
             }
         }
     }

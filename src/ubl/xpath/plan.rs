@@ -1162,15 +1162,7 @@ fn below_grouped(
     let (nodes, c, lit) = grouped_test(first)?;
     let groups = groups_of(nodes, q, c, env)?;
     let all = groups.get(lit).map_or(&[][..], Vec::as_slice);
-    let within = match below(at) {
-        None => all,
-        Some(id) => {
-            let range = env.dom.subtree(id);
-            let lo = all.partition_point(|&n| n <= range.start);
-            let hi = all.partition_point(|&n| n < range.end);
-            all.get(lo..hi).unwrap_or(&[])
-        }
-    };
+    let within = env.dom.below(all, below(at));
     Some(each(within.iter().copied(), None, more, rest, env, visit))
 }
 
@@ -1662,8 +1654,9 @@ fn holds(preds: &[Plan], env: &mut Env<'_>, n: NodeId) -> Option<bool> {
 
 impl Nodes {
     /// The elements a context's path selects, when it is child steps by name without
-    /// predicates from the document (the first may be `//`) and a last child step whose
-    /// first predicate compares one child's normalized text with a literal
+    /// predicates from the document (the first may be `//`) or from a shared path's
+    /// nodes, and a last child step whose first predicate compares one child's
+    /// normalized text with a literal
     /// (`cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) =
     /// 'S'][…]`, a VAT category's context, written for ten codes): the literal's group
     /// ([`below_grouped`]'s) is climbed from instead of every line walked down. Pushed
