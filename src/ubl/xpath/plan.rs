@@ -970,6 +970,28 @@ impl Nodes {
         })
     }
 
+    /// Whether a step of the path tests a name no element of the document has (a child,
+    /// `//`, `ancestor::` step of that name, a union or a chain level of such names
+    /// only): the path then reaches nothing, whatever its predicates (the evaluator's
+    /// `names_absent`). A context's paths are tested once a check ([`Select::elements`]):
+    /// `//cac:InvoiceLine/cac:Item/cac:StandardItemIdentification/cbc:ID` (BR-64) walked
+    /// the 500 lines of the benches' document to find no element, 0.29 M instructions.
+    fn names_absent(&self, env: &mut Env<'_>) -> bool {
+        let mut absent = |q: &QName| env.key_of(q) == Key::Never;
+        self.steps.iter().any(|s| match s {
+            PStep::Child(q, _) | PStep::Below(q, _) | PStep::Ancestor(q, _) => absent(q),
+            PStep::ChildIn(names) | PStep::BelowIn(names) => names.iter().all(|(q, _)| absent(q)),
+            PStep::Chain(levels) => levels.iter().any(|level| level.iter().all(&mut absent)),
+            PStep::Parent
+            | PStep::ChildAny(_)
+            | PStep::BelowAttr(_)
+            | PStep::BelowAny(_)
+            | PStep::BelowLeaves(_)
+            | PStep::BelowNamed(..)
+            | PStep::Attr(_) => false,
+        })
+    }
+
     /// The name (`None`: any) of a path that is one child step without predicates.
     fn one_child_step(&self) -> Option<Option<&QName>> {
         match (&self.start, self.steps.as_slice()) {
@@ -1768,6 +1790,9 @@ impl Select {
     pub fn elements(&self, env: &mut Env<'_>) -> Option<Vec<NodeId>> {
         let mut out = Vec::new();
         for p in &self.0 {
+            if p.names_absent(env) {
+                continue;
+            }
             if let Some(found) = p.grouped(env, &mut out) {
                 found?;
                 continue;

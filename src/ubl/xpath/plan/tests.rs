@@ -819,3 +819,35 @@ fn a_decimal_or_a_default_walks_its_path_once() {
     let two = Num::of(&parse("if (cbc:Note) then xs:decimal(cbc:Note) else 0").unwrap()).unwrap();
     assert_eq!(two.value(&mut env, places[2]), None);
 }
+
+#[test]
+fn a_context_naming_an_element_the_document_lacks_selects_nothing_without_a_walk() {
+    let xml = format!(
+        r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2">{}</Invoice>"#,
+        "<cac:InvoiceLine><cbc:ID>1</cbc:ID><cac:Item><cbc:Name>x</cbc:Name></cac:Item></cac:InvoiceLine>"
+            .repeat(200)
+    );
+    let dom = Dom::read(xml.as_bytes()).unwrap();
+    // BR-64's context: no cac:StandardItemIdentification in the document; `//` of a union
+    // whose every name is absent; a chain level of an absent name
+    for context in [
+        "//cac:InvoiceLine/cac:Item/cac:StandardItemIdentification/cbc:ID",
+        "//(cac:CreditNoteLine | cac:Nothing)/cbc:ID",
+        "/ubl:Invoice/cac:InvoiceLine/cac:Item/cac:Nothing/cbc:Name",
+    ] {
+        let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+        let (_, planned, evaluated) = context_both(context, &mut env);
+        assert_eq!(planned, evaluated, "{context}");
+        assert!(planned.is_empty(), "{context}");
+        // the plan's selection alone spends no step: a walk of the 200 lines would
+        let select = Select::of(&parse(context).unwrap()).unwrap();
+        let mut alone = Env::new(&dom, namespace, 1_000_000, &[]);
+        assert_eq!(select.elements(&mut alone), Some(Vec::new()), "{context}");
+        assert_eq!(alone.fuel, 1_000_000, "{context}");
+    }
+    // a present name is walked as before
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    let (_, planned, evaluated) = context_both("//cac:InvoiceLine/cac:Item/cbc:Name", &mut env);
+    assert_eq!(planned, evaluated);
+    assert_eq!(planned.len(), 200);
+}
