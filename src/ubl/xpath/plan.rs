@@ -784,12 +784,17 @@ fn and(a: bool, b: impl FnOnce() -> Option<bool>) -> Option<bool> {
 /// document's 9 000 leaves.
 fn blank(env: &Env<'_>, at: At) -> Option<bool> {
     let d = env.dom;
-    let ws = |s: &str| s.bytes().all(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
+    let ws = |s: &str| s.bytes().all(xml_space);
     match at {
         At::Node(n) => Some(d.subtree(n).all(|m| ws(d.own_text(m)))),
         At::Attr(n, i) => Some(ws(d.attribute_at(n, i as usize)?.1)),
         At::Doc => None,
     }
+}
+
+/// Whether a byte is XML white space (space, tab, CR, LF).
+fn xml_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r' | b'\n')
 }
 
 /// The string value of where a walk stands (an element's, an attribute's value).
@@ -1134,7 +1139,17 @@ fn step(
                 _ => d.subtree(d.root()),
             };
             let leaves = all.filter(|&e| d.subtree(e).len() == 1);
-            each(leaves, None, preds, rest, env, visit)
+            match preds.split_first() {
+                // R008's `//*[not(*) and not(normalize-space())]`: a leaf's string value
+                // is its own text, tested as it is reached, and only the blank leaves
+                // go on (0.82 M instructions to select none of 9 000 leaves, one
+                // predicate's plan each; this 0.2 M)
+                Some((Plan::Blank(Text::Focus), others)) => {
+                    let blank = leaves.filter(|&e| d.own_text(e).bytes().all(xml_space));
+                    each(blank, None, others, rest, env, visit)
+                }
+                _ => each(leaves, None, preds, rest, env, visit),
+            }
         }
         (PStep::Attr(q), At::Node(n)) => {
             let count = u32::try_from(d.attribute_count(n)).ok()?;
