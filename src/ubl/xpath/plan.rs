@@ -1133,23 +1133,7 @@ fn step(
             each(d.subtree(d.root()), None, preds, rest, env, visit)
         }
         (PStep::BelowLeaves(preds), At::Doc | At::Node(_)) => {
-            // `//*` from an element: below it; from the document: the root too
-            let all = match at {
-                At::Node(n) => n.saturating_add(1)..d.subtree(n).end,
-                _ => d.subtree(d.root()),
-            };
-            let leaves = all.filter(|&e| d.subtree(e).len() == 1);
-            match preds.split_first() {
-                // R008's `//*[not(*) and not(normalize-space())]`: a leaf's string value
-                // is its own text, tested as it is reached, and only the blank leaves
-                // go on (0.82 M instructions to select none of 9 000 leaves, one
-                // predicate's plan each; this 0.2 M)
-                Some((Plan::Blank(Text::Focus), others)) => {
-                    let blank = leaves.filter(|&e| d.own_text(e).bytes().all(xml_space));
-                    each(blank, None, others, rest, env, visit)
-                }
-                _ => each(leaves, None, preds, rest, env, visit),
-            }
+            below_leaves(preds, rest, env, at, visit)
         }
         (PStep::Attr(q), At::Node(n)) => {
             let count = u32::try_from(d.attribute_count(n)).ok()?;
@@ -1531,6 +1515,34 @@ fn passed(
         visit(env, At::Node(c))
     } else {
         step(rest, env, At::Node(c), visit)
+    }
+}
+
+/// [`PStep::BelowLeaves`] from `at`: the elements without children below it (from the
+/// document: the root too) where the predicates hold.
+fn below_leaves(
+    preds: &[Plan],
+    rest: &[PStep],
+    env: &mut Env<'_>,
+    at: At,
+    visit: &mut dyn FnMut(&mut Env<'_>, At) -> Option<bool>,
+) -> Option<bool> {
+    let d = env.dom;
+    let all = match at {
+        At::Node(n) => n.saturating_add(1)..d.subtree(n).end,
+        _ => d.subtree(d.root()),
+    };
+    let leaves = all.filter(|&e| d.subtree(e).len() == 1);
+    match preds.split_first() {
+        // R008's `//*[not(*) and not(normalize-space())]`: a leaf's string value is its
+        // own text, tested as it is reached, and only the blank leaves go on (0.82 M
+        // instructions to select none of 9 000 leaves, one predicate's plan each; this
+        // about 0.2 M)
+        Some((Plan::Blank(Text::Focus), others)) => {
+            let blank = leaves.filter(|&e| d.own_text(e).bytes().all(xml_space));
+            each(blank, None, others, rest, env, visit)
+        }
+        _ => each(leaves, None, preds, rest, env, visit),
     }
 }
 
