@@ -661,6 +661,17 @@ impl Dom {
         })
     }
 
+    /// The element's attributes as [`Self::attributes`], each name by its number (an
+    /// index into the document's names, as an element's local name: [`Self::key`]).
+    pub fn attribute_ids(&self, id: NodeId) -> impl Iterator<Item = (u32, &str)> + '_ {
+        let range = self.attribute_range(id);
+        self.attrs
+            .get(range)
+            .unwrap_or(&[])
+            .iter()
+            .map(|a| (a.name, self.str(&a.value)))
+    }
+
     /// How many attributes the element has.
     pub fn attribute_count(&self, id: NodeId) -> usize {
         self.attribute_range(id).len()

@@ -101,8 +101,17 @@ fn only_asserts_reading_the_name_and_attributes_are_kept_by_them() {
     }
 }
 
+/// An element numbered `(1, name)` with one attribute, name 5, of value `code`.
+fn seen_as(name: u64, code: &str) -> Seen<'_> {
+    Seen {
+        name: (1 << 32) | name,
+        attrs: (5 << 32) | u64::from(u32::MAX),
+        values: [code, ""],
+    }
+}
+
 fn seen(code: &str) -> Seen<'_> {
-    (Some((1, 2)), [Some(("currencyID", code)), None])
+    seen_as(2, code)
 }
 
 /// The outcomes kept by name and attributes are bounded per assert: past
@@ -126,10 +135,17 @@ fn kept_outcomes_are_bounded_per_assert_and_found_by_name_and_attributes() {
         }
         assert_eq!(memo.get(8, &seen(code)), None, "another assert");
     }
-    assert_eq!(
-        memo.get(7, &(Some((1, 3)), [Some(("currencyID", "Q00")), None])),
-        None
-    );
+    // another name, or another attribute's name, with the same value
+    assert_eq!(memo.get(7, &seen_as(3, "Q00")), None);
+    let other_attribute = Seen {
+        attrs: (6 << 32) | u64::from(u32::MAX),
+        ..seen("Q00")
+    };
+    assert_eq!(memo.get(7, &other_attribute), None);
+    // a value that differs in its last byte, or is longer
+    assert_eq!(memo.get(7, &seen("Q01")), Some(&Ok(false)));
+    assert_eq!(memo.get(7, &seen("Q0")), None);
+    assert_eq!(memo.get(7, &seen("Q000")), None);
 }
 
 #[test]
