@@ -1,4 +1,4 @@
-use super::{Num, Plan, Select, Text};
+use super::{within, Num, Plan, Select, Text};
 use crate::ubl::dom::Dom;
 use crate::ubl::engine::namespace;
 use crate::ubl::xpath::eval::{Env, Item};
@@ -42,6 +42,12 @@ fn a_plan_answers_as_the_evaluator_where_it_decides() {
         "not(*) and not(normalize-space())",
         "exists(*) and normalize-space(.) != ''",
         "string-length(substring-after(cbc:LineExtensionAmount,'.'))<=2",
+        // a code list (`Plan::Within`): a code, none, a space, a part of a code
+        "contains(' AE L S ', concat(' ', normalize-space(cac:Item/cac:ClassifiedTaxCategory/cbc:ID), ' '))",
+        "contains(' 1 2 ', concat(' ', normalize-space(cbc:ID), ' '))",
+        "contains(' 1 2 ', concat(' ', normalize-space(cbc:Nothing), ' '))",
+        "contains(' 1  2 ', concat(' ', normalize-space(cbc:Nothing), ' '))",
+        "contains('xay', concat('x', cbc:Note, 'y'))",
         "(cbc:LineExtensionAmount) >= 0",
         "cbc:LineExtensionAmount/@currencyID = 'EUR'",
         "exists(cac:Item/cac:ClassifiedTaxCategory[cac:TaxScheme/(normalize-space(upper-case(cbc:ID))='VAT')]/cbc:ID)",
@@ -853,4 +859,47 @@ fn a_context_naming_an_element_the_document_lacks_selects_nothing_without_a_walk
     let (_, planned, evaluated) = context_both("//cac:InvoiceLine/cac:Item/cbc:Name", &mut env);
     assert_eq!(planned, evaluated);
     assert_eq!(planned.len(), 200);
+}
+
+#[test]
+fn a_code_list_test_is_planned_as_a_text_within_its_neighbours() {
+    let e = parse("contains(' AE L ', concat(' ', normalize-space(.), ' '))").unwrap();
+    assert!(matches!(Plan::of(&e), Some(Plan::Within(..))));
+    // a concat of another shape stays a search for the text built
+    let e = parse("contains(' AE L ', concat(' ', ., ., ' '))").unwrap();
+    assert!(matches!(Plan::of(&e), Some(Plan::Has(..))));
+    for (text, pre, t, post, holds) in [
+        (" AE L S ", " ", "S", " ", true),
+        (" AE L S ", " ", "E", " ", false),
+        (" AE L S ", " ", "", " ", false),
+        (" AE  L ", " ", "", " ", true),
+        (" AE L ", " ", "AE L", " ", true),
+        ("aaab", "a", "a", "b", true),
+        ("ééx", "é", "é", "x", true),
+        ("S", " ", "S", " ", false),
+    ] {
+        assert_eq!(
+            within(text, pre, t, post),
+            holds,
+            "{text:?} {pre:?} {t:?} {post:?}"
+        );
+    }
+}
+
+proptest::proptest! {
+    /// `within` is `contains(text, concat(pre, t, post))`, short texts and long ones.
+    #[test]
+    fn within_is_contains_of_the_concatenation(
+        text in "[ ab\u{e9}]{0,12}",
+        pre in "[ a]{0,2}",
+        t in "[ab\u{e9}]{0,3}",
+        post in "[ b]{0,2}",
+        long in proptest::bool::ANY,
+    ) {
+        let text = if long { format!("{}{text}", "c".repeat(300)) } else { text };
+        proptest::prop_assert_eq!(
+            within(&text, &pre, &t, &post),
+            text.contains(&format!("{pre}{t}{post}"))
+        );
+    }
 }
