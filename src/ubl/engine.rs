@@ -709,15 +709,18 @@ fn select(
     if !plans.verify && planned.is_some() {
         return planned;
     }
-    let evaluated: Option<Vec<NodeId>> = env.eval_at(context, Item::Doc).ok().map(|items| {
-        items
-            .into_iter()
-            .filter_map(|i| match i {
-                Item::Node(n) => Some(n),
-                _ => None,
-            })
-            .collect()
-    });
+    let evaluated: Option<Vec<NodeId>> = match env.eval_at(context, Item::Doc) {
+        Ok(items) => Some(
+            items
+                .into_iter()
+                .filter_map(|i| match i {
+                    Item::Node(n) => Some(n),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        Err(_) => matched_each(context, env),
+    };
     if let Some(planned) = planned {
         plans.compared += 1;
         let set = |v: &[NodeId]| {
@@ -736,6 +739,100 @@ fn select(
         return Some(planned);
     }
     evaluated
+}
+
+/// The elements a context matches when evaluating it whole fails, as XSLT matches a
+/// pattern: a dynamic error while matching one element is a non-match of that element
+/// alone (XSLT 3.0 §5.5.4), the others still match. Seen in the differential corpus
+/// (session 26): a `cac:TaxScheme` with two `cbc:ID`s made
+/// `cac:PartyTaxScheme[normalize-space(cac:TaxScheme/cbc:ID) = 'VAT']/cbc:CompanyID[…]`
+/// fail as a whole, and PEPPOL-COMMON-R056-2 fired nowhere where the official validator
+/// found it at another party's VAT number. Each branch of the union is walked step by
+/// step from the root, each predicate tested at each element; `None` (the rule fires
+/// nowhere, as before) for a branch of another shape or a predicate that reads or
+/// selects by position.
+fn matched_each(context: &Expr, env: &mut Env<'_>) -> Option<Vec<NodeId>> {
+    fn branches<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match e {
+            Expr::Union(a, b) => {
+                branches(a, out);
+                branches(b, out);
+            }
+            e => out.push(e),
+        }
+    }
+    let mut all = Vec::new();
+    branches(context, &mut all);
+    let mut out = Vec::new();
+    for branch in all {
+        let Expr::Path(start, steps) = branch else {
+            return None;
+        };
+        if !matches!(**start, Expr::Root) {
+            return None;
+        }
+        let mut here = vec![Item::Doc];
+        let mut rest = steps.as_slice();
+        while let Some((step, after)) = rest.split_first() {
+            let Step::Axis(axis, test, preds) = step else {
+                return None;
+            };
+            if !preds.iter().all(|p| env.plain(p)) {
+                return None;
+            }
+            // `//name` as `descendant::name` (each node reached once)
+            let (one, after) = match (axis, test, preds.is_empty(), after.split_first()) {
+                (
+                    Axis::DescendantOrSelf,
+                    Test::Node,
+                    true,
+                    Some((Step::Axis(Axis::Child, t, p), a)),
+                ) => {
+                    if !p.iter().all(|x| env.plain(x)) {
+                        return None;
+                    }
+                    (
+                        Step::Axis(Axis::Descendant, t.clone(), Vec::new()),
+                        (a, p.as_slice()),
+                    )
+                }
+                _ => (
+                    Step::Axis(*axis, test.clone(), Vec::new()),
+                    (after, preds.as_slice()),
+                ),
+            };
+            let (after, preds) = after;
+            let walk = Expr::Path(Box::new(Expr::Context), vec![one]);
+            let mut next: Vec<NodeId> = Vec::new();
+            for item in here {
+                // an element the step cannot be taken from is not matched
+                let Ok(reached) = env.eval_at(&walk, item) else {
+                    continue;
+                };
+                for r in reached {
+                    // a context's rule fires at elements only
+                    let Item::Node(n) = r else {
+                        continue;
+                    };
+                    if preds
+                        .iter()
+                        .all(|p| env.test_at(p, Item::Node(n)) == Ok(true))
+                    {
+                        next.push(n);
+                    }
+                }
+            }
+            next.sort_unstable();
+            next.dedup();
+            here = next.into_iter().map(Item::Node).collect();
+            rest = after;
+        }
+        out.extend(here.into_iter().filter_map(|i| match i {
+            Item::Node(n) => Some(n),
+            _ => None,
+        }));
+    }
+    Some(out)
 }
 
 /// An assert's outcome: held, failed, or could not be evaluated (why).

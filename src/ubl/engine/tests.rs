@@ -298,3 +298,51 @@ fn br_s_05_fires_at_the_line_category_its_context_finds_from_the_grouped_codes()
     let count = |rule: &str| report.findings.iter().filter(|f| f.rule == rule).count();
     assert_eq!((count("BR-S-05"), count("BR-E-05")), (1, 0));
 }
+
+/// XSLT matches a pattern element by element: a dynamic error while matching one (here
+/// `normalize-space()` of two `cbc:ID`s) is a non-match of that element alone, and the
+/// rule still fires where the pattern matches (the official validator's answer on the
+/// differential corpus's `en16931.ubl-tc434-example5.0972`, session 26).
+#[test]
+fn a_context_that_fails_at_one_element_still_matches_the_others() {
+    let xml = base_example()
+        .replacen(
+            "<cbc:CompanyID>GB1232434</cbc:CompanyID>",
+            "<cbc:CompanyID>NL16356706</cbc:CompanyID>",
+            1,
+        )
+        .replacen(
+            "<cbc:CompanyID>SE4598375937</cbc:CompanyID>\n                <cac:TaxScheme>\n                    <cbc:ID>VAT</cbc:ID>",
+            "<cbc:CompanyID>NL16356707</cbc:CompanyID>\n                <cac:TaxScheme>\n                    <cbc:ID>VAT</cbc:ID><cbc:ID>VAT</cbc:ID>",
+            1,
+        );
+    assert!(xml.contains("NL16356707") && xml.contains("<cbc:ID>VAT</cbc:ID><cbc:ID>VAT</cbc:ID>"));
+    let dom = Dom::read(xml.as_bytes()).unwrap();
+    let report = check(&dom);
+    // the seller's VAT number, not the buyer's, whose tax scheme has two ids
+    let at = found(&report, "PEPPOL-COMMON-R056-2");
+    assert_eq!(at.len(), 1, "{at:?}");
+    assert!(at[0].contains("AccountingSupplierParty"), "{at:?}");
+    assert!(report
+        .findings
+        .iter()
+        .any(|f| f.rule == "PEPPOL-COMMON-R056-2" && !f.fatal));
+    // the whole context fails in the evaluator: the element-by-element match answers
+    let c = compiled(Layer::Peppol);
+    let rule = c
+        .patterns
+        .iter()
+        .flat_map(|p| p.rules.iter())
+        .find(|r| {
+            r.asserts
+                .first()
+                .and_then(|a| ASSERTS.get(a.index))
+                .is_some_and(|a| a.id == "PEPPOL-COMMON-R056-2")
+        })
+        .unwrap();
+    let context = rule.context.as_ref().unwrap();
+    let mut env = Env::new(&dom, namespace, FUEL, &c.functions);
+    assert!(env.eval_at(context, Item::Doc).is_err());
+    let matched = matched_each(context, &mut env).unwrap();
+    assert_eq!(matched.len(), 1);
+}

@@ -2085,7 +2085,7 @@ impl<'a> Env<'a> {
     /// Whether a predicate neither selects by position (its value is a boolean or
     /// nodes) nor reads one: it holds of a node whatever the node's position, so
     /// `//x[p]` is `descendant::x[p]` and a walk may test it node by node.
-    fn plain(&self, p: &Expr) -> bool {
+    pub(crate) fn plain(&self, p: &Expr) -> bool {
         self.boolean_valued(p) && !reads_position(p)
     }
 
