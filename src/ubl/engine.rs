@@ -709,18 +709,19 @@ fn select(
     if !plans.verify && planned.is_some() {
         return planned;
     }
-    let evaluated: Option<Vec<NodeId>> = match env.eval_at(context, Item::Doc) {
-        Ok(items) => Some(
+    let evaluated: Option<Vec<NodeId>> = env
+        .eval_at(context, Item::Doc)
+        .ok()
+        .map(|items| {
             items
                 .into_iter()
                 .filter_map(|i| match i {
                     Item::Node(n) => Some(n),
                     _ => None,
                 })
-                .collect(),
-        ),
-        Err(_) => matched_each(context, env),
-    };
+                .collect()
+        })
+        .or_else(|| matched_each(context, env));
     if let Some(planned) = planned {
         plans.compared += 1;
         let set = |v: &[NodeId]| {
@@ -751,6 +752,8 @@ fn select(
 /// step from the root, each predicate tested at each element; `None` (the rule fires
 /// nowhere, as before) for a branch of another shape or a predicate that reads or
 /// selects by position.
+#[cold]
+#[inline(never)]
 fn matched_each(context: &Expr, env: &mut Env<'_>) -> Option<Vec<NodeId>> {
     fn branches<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
         match e {
