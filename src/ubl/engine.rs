@@ -19,7 +19,9 @@
 //!
 //! An assert whose evaluation fails (a cast the document's text does not allow, a
 //! function not implemented here) is not a finding; it is listed in
-//! [`Report::unevaluated`], with the reason.
+//! [`Report::unevaluated`], with the reason. A context is matched as XSLT matches a
+//! pattern: an error while matching one element (`normalize-space()` of two
+//! `cbc:ID`s) is a non-match of that element alone, and the rule fires at the others.
 //!
 //! An assert that reads of its element only the name and attributes (and nothing else
 //! of the document but paths from the root: `xpath::parse::focus_reads`), in a rule without
@@ -697,8 +699,9 @@ fn verify_shared(c: &Compiled, env: &mut Env<'_>, plans: &mut Plans) {
 }
 
 /// The elements a rule's context selects (an element may come twice), by its plan
-/// where it decides, else by the evaluator; `None` when the context cannot be
-/// evaluated (its rule then fires nowhere).
+/// where it decides, else by the evaluator; a context that fails as a whole is matched
+/// element by element ([`matched_each`]); `None` when even that cannot be done (its
+/// rule then fires nowhere).
 fn select(
     rule: &Rule,
     context: &Expr,
