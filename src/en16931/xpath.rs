@@ -9,11 +9,17 @@
 
 use rust_decimal::Decimal;
 
+/// Whether a byte is XML white space (space, tab, CR, LF): the one test of it, for
+/// the reader, the plans and the received values alike.
+pub(crate) fn xml_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
 /// A text without XML's white space (space, tab, CR, LF) around it.
 pub(crate) fn trim_xml(s: &str) -> &str {
     // XML's white space is ASCII: cut at bytes, always at a char's boundary (a
     // `trim_matches` by char cost 74 instructions an amount, this about 15)
-    let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+    let ws = |b: &u8| xml_space(*b);
     let b = s.as_bytes();
     let start = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
     let end = b.iter().rposition(|c| !ws(c)).map_or(start, |i| i + 1);

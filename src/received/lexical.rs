@@ -9,22 +9,9 @@ pub(crate) fn is_xml_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n')
 }
 
-/// Whether the byte is XML whitespace.
-fn is_space_byte(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
-}
-
-/// The text without its leading and trailing XML whitespace.
-pub(crate) fn trim(text: &str) -> &str {
-    // XML whitespace is ASCII: the cuts are character boundaries
-    let b = text.as_bytes();
-    let start = b.iter().position(|&c| !is_space_byte(c)).unwrap_or(b.len());
-    let end = b
-        .iter()
-        .rposition(|&c| !is_space_byte(c))
-        .map_or(start, |e| e + 1);
-    text.get(start..end).unwrap_or_default()
-}
+/// The text without its leading and trailing XML whitespace: the rules' own trim
+/// (one for the engine and the received values).
+pub(crate) use crate::en16931::xpath::trim_xml as trim;
 
 /// An `xs:decimal` (surrounding whitespace allowed; optional sign; digits with at most
 /// one point; no exponent), exactly, if it fits a `Decimal` (28 digits; trailing zeros

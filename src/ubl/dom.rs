@@ -393,10 +393,7 @@ impl Dom {
     /// Text inside the innermost open element (outside the root: white space only).
     fn text(&mut self, stack: &[NodeId], raw: &str, kind: Kind) -> Result<(), NotXml> {
         let Some(&id) = stack.last() else {
-            if raw
-                .bytes()
-                .all(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
-            {
+            if raw.bytes().all(crate::en16931::xpath::xml_space) {
                 return Ok(());
             }
             return Err(bad("text outside the root element"));

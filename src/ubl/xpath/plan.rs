@@ -82,7 +82,9 @@ use super::parse::{
     Test,
 };
 use crate::en16931::double::Double;
-use crate::en16931::xpath::{find, normalize_space_of, split_once, trim_xml, upper_case};
+use crate::en16931::xpath::{
+    find, normalize_space_of, split_once, trim_xml, upper_case, xml_space,
+};
 use crate::ubl::dom::NodeId;
 use rust_decimal::Decimal;
 use std::borrow::Cow;
@@ -844,11 +846,6 @@ fn blank(env: &Env<'_>, at: At) -> Option<bool> {
         At::Attr(n, i) => Some(ws(d.attribute_at(n, i as usize)?.1)),
         At::Doc => None,
     }
-}
-
-/// Whether a byte is XML white space (space, tab, CR, LF).
-fn xml_space(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\r' | b'\n')
 }
 
 /// The string value of where a walk stands (an element's, an attribute's value).
