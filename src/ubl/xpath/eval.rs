@@ -3673,7 +3673,7 @@ fn substring(text: &str, start: Option<Decimal>, len: Option<Option<Decimal>>) -
 /// patterns compiled are kept (a pattern that does not compile is compiled again).
 /// A compiled pattern is shared with its matching caches (a clone of a
 /// [`regex::Regex`] would build its caches again at its first match).
-fn regex(pattern: &str) -> Result<std::sync::Arc<regex::Regex>, Error> {
+pub(super) fn regex(pattern: &str) -> Result<std::sync::Arc<regex::Regex>, Error> {
     type Kept = Vec<(String, std::sync::Arc<regex::Regex>)>;
     static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
     let mut kept = KEPT

@@ -53,6 +53,11 @@
 //!   joined, and `not(not(x))` is `x` (R008's context at every leaf);
 //! - `if (p) then xs:decimal(p) else d` walks `p` once ([`Num::Else`]: R120's
 //!   variables at every line).
+//! - `matches(t, 'pattern')` with the pattern compiled when the layer is, and the
+//!   stylesheets' digit checks `u:gln` and `u:mod97-0208` computed by the crate's own
+//!   ([`Plan::Digits`], on ASCII digits only): PEPPOL-COMMON-R040 at a GLN cost
+//!   184 000 instructions in the evaluator (7 % of checking the base example), R043 at
+//!   a Belgian enterprise number 27 000.
 //!
 //! **Why a second way to evaluate** (measured, issue 30): the evaluator
 //! ([`super::eval`]) builds a sequence of items for each value and decides at every
@@ -75,7 +80,7 @@
 
 use super::eval::{
     boolean_of_text, compare_untyped, decimal_arith, double_arith_decimal, ordering_ok,
-    parse_number, reads_scope, untyped_double, Env, Groups, Item, Key,
+    parse_number, reads_scope, regex, untyped_double, Env, Groups, Item, Key,
 };
 use super::parse::{
     boolean_function, conjuncts, leading_conjuncts, Arith, Axis, Cmp, Expr, QName, Reads, Step,
@@ -83,7 +88,7 @@ use super::parse::{
 };
 use crate::en16931::double::Double;
 use crate::en16931::xpath::{
-    find, normalize_space_of, split_once, trim_xml, upper_case, xml_space,
+    find, gln, mod97_0208, normalize_space_of, split_once, trim_xml, upper_case, xml_space,
 };
 use crate::ubl::dom::NodeId;
 use rust_decimal::Decimal;
@@ -122,6 +127,36 @@ pub enum Plan {
     /// `every $v in n satisfies p` (`some`: false), `n` one decimal or none (true for
     /// every, false for some).
     Quantified(bool, String, Num, Box<Plan>),
+    /// `matches(t, 'pattern')`: the pattern compiled once, when the layer is, by the
+    /// evaluator's own compiler (`eval::regex`).
+    Matches(Text, Pattern),
+    /// A stylesheet function that checks an identifier's digits (`u:gln(t)`,
+    /// `u:mod97-0208(t)`), computed by the crate's own check (`en16931::xpath`) where
+    /// `t` is ASCII digits (the artefacts test that with `matches` first): the
+    /// evaluator runs `u:gln`'s `for` over each digit in about 184 000 instructions,
+    /// this in about 100. Elsewhere (another text, a length the check reads
+    /// differently) the evaluator answers.
+    Digits(Digits, Text),
+}
+
+/// A regular expression of a plan, compared by its text.
+#[derive(Debug, Clone)]
+pub struct Pattern(std::sync::Arc<regex::Regex>);
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.as_str() == other.0.as_str()
+    }
+}
+
+/// Which check of [`Plan::Digits`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Digits {
+    /// `u:gln`: the GS1 check digit (PEPPOL-COMMON-R040).
+    Gln,
+    /// `u:mod97-0208`: the Belgian enterprise number (PEPPOL-COMMON-R043); decided for
+    /// ten digits or more (of nine, the stylesheet compares one check digit, not two).
+    Mod97,
 }
 
 /// A number, planned: `xs:decimal` values only (an untyped value in arithmetic is a
@@ -329,6 +364,11 @@ impl Plan {
                     }
                     b => Plan::Has(Has::Contains, Text::of(a)?, b),
                 },
+                ("matches", [t, Expr::Str(pattern)]) => {
+                    Plan::Matches(Text::of(t)?, Pattern(regex(pattern).ok()?))
+                }
+                ("u:gln", [t]) => Plan::Digits(Digits::Gln, Text::of(t)?),
+                ("u:mod97-0208", [t]) => Plan::Digits(Digits::Mod97, Text::of(t)?),
                 ("starts-with", [a, b]) => Plan::Has(Has::StartsWith, Text::of(a)?, Text::of(b)?),
                 ("ends-with", [a, b]) => Plan::Has(Has::EndsWith, Text::of(a)?, Text::of(b)?),
                 // a string's value as a test: whether it is not empty
@@ -427,6 +467,24 @@ impl Plan {
         self.at(env, At::Node(node))
     }
 
+    /// [`Plan::Matches`] and [`Plan::Digits`].
+    fn text_test(&self, env: &mut Env<'_>, here: At) -> Option<bool> {
+        env.spend().ok()?;
+        Some(match self {
+            Plan::Matches(t, pattern) => pattern.0.is_match(&t.at(env, here)?),
+            Plan::Digits(check, t) => {
+                let v = t.at(env, here)?;
+                let digits = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
+                match check {
+                    Digits::Gln if digits => gln(&v),
+                    Digits::Mod97 if digits && v.len() >= 10 => mod97_0208(&v),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        })
+    }
+
     fn at(&self, env: &mut Env<'_>, here: At) -> Option<bool> {
         Some(match self {
             Plan::Const(b) => *b,
@@ -468,6 +526,7 @@ impl Plan {
                 let a = a.at(env, here)?;
                 within(&a, pre, &t.at(env, here)?, post)
             }
+            Plan::Matches(..) | Plan::Digits(..) => self.text_test(env, here)?,
             Plan::Num(a, op, b) => match (a.at(env, here)?, b.at(env, here)?) {
                 (Some(x), Some(y)) => ordering_ok(*op, x.cmp(&y)),
                 _ => false,

@@ -903,3 +903,94 @@ proptest::proptest! {
         );
     }
 }
+
+/// The plan's answer and the evaluator's (with the Peppol layer's functions) of `expr`
+/// at the root of an invoice whose one `cbc:EndpointID` is `id`.
+fn endpoint_both(expr: &str, id: &str) -> (Option<bool>, Result<bool, String>) {
+    use crate::en16931::artefacts::{Layer, FUNCTIONS};
+    use crate::ubl::xpath::eval::Function;
+    let functions: Vec<Function> = FUNCTIONS
+        .iter()
+        .filter(|f| f.layer == Layer::Peppol)
+        .map(Function::compile)
+        .collect();
+    let doc = format!(
+        r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"><cbc:EndpointID schemeID="0088">{id}</cbc:EndpointID></Invoice>"#
+    );
+    let dom = Dom::read(doc.as_bytes()).unwrap();
+    let e = parse(expr).unwrap();
+    let plan = Plan::of(&e).unwrap_or_else(|| panic!("{expr} is planned"));
+    let mut env = Env::new(&dom, namespace, 1_000_000, &functions);
+    let endpoint = dom.children(dom.root()).next().unwrap();
+    (
+        plan.test(&mut env, endpoint),
+        env.test_at(&e, Item::Node(endpoint)),
+    )
+}
+
+/// PEPPOL-COMMON-R040's and R043's tests, as the artefact writes them.
+const R040: &str = "matches(normalize-space(), '^[0-9]+$') and u:gln(normalize-space())";
+const R043: &str = "matches(normalize-space(), '^[0-9]{10}$') and u:mod97-0208(normalize-space())";
+
+#[test]
+fn a_gln_and_a_belgian_enterprise_number_are_checked_by_the_crates_own_digits() {
+    // R040: a valid GLN, its check digit changed, letters, spaces around, empty
+    for (id, holds) in [
+        ("9429041098400", true),
+        ("9429041098401", false),
+        ("5790000435968", true),
+        ("94290410984O0", false),
+        ("  9429041098400 ", true),
+        ("", false),
+        ("0", true),
+        ("7", false),
+    ] {
+        assert_eq!(
+            endpoint_both(R040, id),
+            (Some(holds), Ok(holds)),
+            "R040 {id:?}"
+        );
+    }
+    // R043: 0403033416 is valid (97 - 4030334 mod 97 = 16), 0403033417 is not; nine
+    // or eleven digits fail the pattern before the check
+    for (id, holds) in [
+        ("0403033416", true),
+        ("0403033417", false),
+        ("0202239951", true),
+        ("040303341", false),
+        ("04030334160", false),
+        ("BE0403033416", false),
+    ] {
+        assert_eq!(
+            endpoint_both(R043, id),
+            (Some(holds), Ok(holds)),
+            "R043 {id:?}"
+        );
+    }
+    // the checks alone: the plan decides digits only (and for mod97-0208 ten or more),
+    // the evaluator the rest
+    assert_eq!(endpoint_both("u:gln(normalize-space())", "12a").0, None);
+    assert_eq!(
+        endpoint_both("u:mod97-0208(normalize-space())", "123456789").0,
+        None
+    );
+}
+
+proptest::proptest! {
+    /// `u:gln` and `u:mod97-0208` planned are the stylesheet's functions evaluated, on
+    /// every text the plan decides; and with the artefacts' `matches` before them.
+    #[test]
+    fn the_digit_checks_are_the_stylesheets_functions(id in "[0-9]{0,16}|[0-9a ]{0,12}") {
+        for expr in [
+            "u:gln(normalize-space())",
+            "u:mod97-0208(normalize-space())",
+            R040,
+            R043,
+        ] {
+            let (planned, evaluated) = endpoint_both(expr, &id);
+            if let Some(v) = planned {
+                proptest::prop_assert_eq!(evaluated, Ok(v), "{} {:?}", expr, id);
+            }
+        }
+    }
+}
