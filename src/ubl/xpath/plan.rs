@@ -83,8 +83,8 @@ use super::eval::{
     parse_number, reads_scope, regex, untyped_double, Env, Groups, Item, Key,
 };
 use super::parse::{
-    boolean_function, conjuncts, leading_conjuncts, Arith, Axis, Cmp, Expr, QName, Reads, Step,
-    Test,
+    any, boolean_function, conjuncts, leading_conjuncts, Arith, Axis, Cmp, Expr, QName, Reads,
+    Step, Test,
 };
 use crate::en16931::double::Double;
 use crate::en16931::xpath::{
@@ -127,6 +127,12 @@ pub enum Plan {
     /// `every $v in n satisfies p` (`some`: false), `n` one decimal or none (true for
     /// every, false for some).
     Quantified(bool, String, Num, Box<Plan>),
+    /// `p = $v`, a general `=` of the nodes a path reaches with a variable's strings
+    /// (`@currencyID = $documentCurrencyCode`), and `some $c in $list satisfies p =
+    /// $c`, the same test (the code lists: `some $code in $ISO4217 satisfies
+    /// @currencyID = $code`): true when one node's string value is one of the
+    /// strings. A variable holding anything but strings: not planned at run time.
+    AnyVar(Nodes, String),
     /// `matches(t, 'pattern')`: the pattern compiled once, when the layer is, by the
     /// evaluator's own compiler (`eval::regex`).
     Matches(Text, Pattern),
@@ -380,6 +386,9 @@ impl Plan {
             },
             Expr::Context | Expr::Shared(..) => Plan::Exists(Nodes::of(e)?),
             Expr::Quantified(every, binds, sat) => match binds.as_slice() {
+                [(name, Expr::Var(list))] if !*every && Plan::member(name, sat).is_some() => {
+                    Plan::AnyVar(Plan::member(name, sat)?, list.clone())
+                }
                 [(name, over)] => Plan::Quantified(
                     *every,
                     name.clone(),
@@ -388,6 +397,19 @@ impl Plan {
                 ),
                 _ => return None,
             },
+            Expr::Compare(Cmp::Eq, true, a, b)
+                if matches!(&**a, Expr::Var(_)) || matches!(&**b, Expr::Var(_)) =>
+            {
+                let (left, v) = match (&**a, &**b) {
+                    (x, Expr::Var(v)) | (Expr::Var(v), x) => (x, v),
+                    _ => return None,
+                };
+                match (Num::of(left), Nodes::of(left)) {
+                    (Some(x), _) => Plan::Num(x, Cmp::Eq, Num::Var(v.clone())),
+                    (None, Some(nodes)) => Plan::AnyVar(nodes, v.clone()),
+                    _ => return None,
+                }
+            }
             Expr::Compare(op, general, left, right) => match (Num::of(left), Num::of(right)) {
                 (Some(x), Some(y)) => Plan::Num(x, *op, y),
                 _ if *general => Plan::compare(*op, left, right)?,
@@ -395,6 +417,29 @@ impl Plan {
             },
             _ => return None,
         })
+    }
+
+    /// The path of `p = $name` (or `$name = p`) where `p` does not read `$name`: the
+    /// test of [`Plan::AnyVar`] that `some $name in $list satisfies` asks.
+    fn member(name: &str, sat: &Expr) -> Option<Nodes> {
+        let sat = match sat {
+            Expr::Seq(list) => match list.as_slice() {
+                [one] => one,
+                _ => return None,
+            },
+            e => e,
+        };
+        let Expr::Compare(Cmp::Eq, true, a, b) = sat else {
+            return None;
+        };
+        let path = match (&**a, &**b) {
+            (p, Expr::Var(v)) | (Expr::Var(v), p) if v == name => p,
+            _ => return None,
+        };
+        if any(path, &mut |e| matches!(e, Expr::Var(v) if v == name)) {
+            return None;
+        }
+        Nodes::of(path)
     }
 
     /// A text compared with a literal: `normalize-space(t)` equal or not to `''` is
@@ -527,6 +572,7 @@ impl Plan {
                 within(&a, pre, &t.at(env, here)?, post)
             }
             Plan::Matches(..) | Plan::Digits(..) => self.text_test(env, here)?,
+            Plan::AnyVar(p, v) => any_of_var(p, v, env, here)?,
             Plan::Num(a, op, b) => match (a.at(env, here)?, b.at(env, here)?) {
                 (Some(x), Some(y)) => ordering_ok(*op, x.cmp(&y)),
                 _ => false,
@@ -990,6 +1036,24 @@ impl Text {
             }
         })
     }
+}
+
+/// [`Plan::AnyVar`]: whether one node `p` reaches has a string value among the
+/// strings variable `v` holds; `None` when it holds another item.
+fn any_of_var(p: &Nodes, v: &str, env: &mut Env<'_>, here: At) -> Option<bool> {
+    let list = std::sync::Arc::clone(&env.vars.iter().rev().find(|(n, _)| n == v)?.1);
+    if !list.iter().all(|i| matches!(i, Item::Str(_))) {
+        return None;
+    }
+    let mut hit = false;
+    p.walk(env, here, &mut |env, at| {
+        let value = string_value(env, at)?;
+        hit = list
+            .iter()
+            .any(|i| matches!(i, Item::Str(s) if s.as_str() == value.as_ref()));
+        Some(!hit)
+    })?;
+    Some(hit)
 }
 
 /// The part of `s` before (or after) the first `b`; the empty string when `s` does not

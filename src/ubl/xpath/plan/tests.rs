@@ -994,3 +994,52 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_path_compared_with_a_variables_strings_is_planned_as_one_of_them() {
+    let dom = Dom::read(DOC.as_bytes()).unwrap();
+    let lines = &places(&dom)[1..];
+    // the lines' amounts are in EUR and USD
+    for (value, holds) in [
+        (vec!["EUR"], [true, false]),
+        (vec!["USD"], [false, true]),
+        (vec!["AED", "EUR", "USD"], [true, true]),
+        (vec![], [false, false]),
+        (vec!["eur"], [false, false]),
+    ] {
+        for expr in [
+            "cbc:LineExtensionAmount/@currencyID = $list",
+            "some $code in $list satisfies cbc:LineExtensionAmount/@currencyID = $code",
+            "some $code in $list satisfies $code = cbc:LineExtensionAmount/@currencyID",
+        ] {
+            let e = parse(expr).unwrap();
+            let plan = Plan::of(&e).unwrap_or_else(|| panic!("{expr} is planned {e:?}"));
+            assert!(matches!(plan, Plan::AnyVar(..)), "{expr}: {plan:?}");
+            let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+            env.bind(
+                std::borrow::Cow::Borrowed("list"),
+                value.iter().map(|s| Item::Str((*s).to_owned())),
+            );
+            for (&n, holds) in lines.iter().zip(holds) {
+                let evaluated = env.test_at(&e, Item::Node(n));
+                assert_eq!(
+                    (plan.test(&mut env, n), evaluated),
+                    (Some(holds), Ok(holds)),
+                    "{expr} {value:?}"
+                );
+            }
+        }
+    }
+    // a number in the variable: compared as a number by the evaluator, not planned
+    let e = parse("cbc:LineExtensionAmount/@currencyID = $list").unwrap();
+    let plan = Plan::of(&e).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    env.bind(
+        std::borrow::Cow::Borrowed("list"),
+        [Item::Num(Some(Decimal::ONE))],
+    );
+    assert_eq!(plan.test(&mut env, lines[0]), None);
+    // the bound variable read inside the path: not this plan
+    let e = parse("some $c in $list satisfies cbc:Note[. = $c] = $c").unwrap();
+    assert!(!matches!(Plan::of(&e), Some(Plan::AnyVar(..))));
+}
