@@ -397,24 +397,29 @@ impl Plan {
                 ),
                 _ => return None,
             },
-            Expr::Compare(Cmp::Eq, true, a, b)
-                if matches!(&**a, Expr::Var(_)) || matches!(&**b, Expr::Var(_)) =>
+            Expr::Compare(Cmp::Eq, true, left, right)
+                if matches!(&**left, Expr::Var(_)) || matches!(&**right, Expr::Var(_)) =>
             {
-                let (left, v) = match (&**a, &**b) {
-                    (x, Expr::Var(v)) | (Expr::Var(v), x) => (x, v),
-                    _ => return None,
-                };
-                match (Num::of(left), Nodes::of(left)) {
-                    (Some(x), _) => Plan::Num(x, Cmp::Eq, Num::Var(v.clone())),
-                    (None, Some(nodes)) => Plan::AnyVar(nodes, v.clone()),
-                    _ => return None,
-                }
+                Plan::equal_to_var(left, right)?
             }
             Expr::Compare(op, general, left, right) => match (Num::of(left), Num::of(right)) {
                 (Some(x), Some(y)) => Plan::Num(x, *op, y),
                 _ if *general => Plan::compare(*op, left, right)?,
                 _ => return None,
             },
+            _ => return None,
+        })
+    }
+
+    /// A general `=` with a variable on one side: numbers compared ([`Plan::Num`]),
+    /// else a path's nodes against the variable's strings ([`Plan::AnyVar`]).
+    fn equal_to_var(left: &Expr, right: &Expr) -> Option<Plan> {
+        let ((other, Expr::Var(var)) | (Expr::Var(var), other)) = (left, right) else {
+            return None;
+        };
+        Some(match (Num::of(other), Nodes::of(other)) {
+            (Some(number), _) => Plan::Num(number, Cmp::Eq, Num::Var(var.clone())),
+            (None, Some(nodes)) => Plan::AnyVar(nodes, var.clone()),
             _ => return None,
         })
     }
