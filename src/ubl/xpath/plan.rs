@@ -303,6 +303,9 @@ enum PStep {
     /// `ancestor::name`: the parents up to the root element that have the name.
     Ancestor(QName, Vec<Plan>),
     Attr(QName),
+    /// `text()`, last: the element's text node, which the evaluator has when its own
+    /// text is not empty (one for the element, its pieces joined).
+    Text,
 }
 
 impl Start {
@@ -322,6 +325,8 @@ enum At {
     Doc,
     Node(NodeId),
     Attr(NodeId, u32),
+    /// The element's text node ([`PStep::Text`]).
+    Text(NodeId),
 }
 
 impl At {
@@ -331,6 +336,7 @@ impl At {
             At::Doc => Item::Doc,
             At::Node(n) => Item::Node(n),
             At::Attr(n, i) => Item::Attr(n, i),
+            At::Text(n) => Item::Text(n),
         }
     }
 }
@@ -954,6 +960,7 @@ fn blank(env: &Env<'_>, at: At) -> Option<bool> {
     match at {
         At::Node(n) => Some(d.subtree(n).all(|m| ws(d.own_text(m)))),
         At::Attr(n, i) => Some(ws(d.attribute_at(n, i as usize)?.1)),
+        At::Text(n) => Some(ws(d.own_text(n))),
         At::Doc => None,
     }
 }
@@ -964,6 +971,7 @@ fn string_value<'a>(env: &Env<'a>, at: At) -> Option<Cow<'a, str>> {
     match at {
         At::Node(n) => Some(d.string_value(n)),
         At::Attr(n, i) => Some(Cow::Borrowed(d.attribute_at(n, i as usize)?.1)),
+        At::Text(n) => Some(Cow::Borrowed(d.own_text(n))),
         At::Doc => None,
     }
 }
@@ -1145,6 +1153,9 @@ impl Nodes {
                 {
                     out.push(PStep::Attr(q.clone()));
                 }
+                (Axis::Child, Test::Text) if preds.is_empty() && i == steps.len() => {
+                    out.push(PStep::Text);
+                }
                 _ => return None,
             }
         }
@@ -1172,7 +1183,8 @@ impl Nodes {
             | PStep::BelowAny(_)
             | PStep::BelowLeaves(_)
             | PStep::BelowNamed(..)
-            | PStep::Attr(_) => false,
+            | PStep::Attr(_)
+            | PStep::Text => false,
         })
     }
 
@@ -1188,7 +1200,7 @@ impl Nodes {
     fn ends_in_attribute(&self) -> bool {
         matches!(
             self.steps.last(),
-            Some(PStep::Attr(_) | PStep::BelowAttr(_))
+            Some(PStep::Attr(_) | PStep::BelowAttr(_) | PStep::Text)
         )
     }
 
@@ -1218,7 +1230,7 @@ impl Nodes {
                 step(&self.steps, env, At::Doc, visit)?;
             }
             Start::Shared(e, planned) => {
-                if let At::Attr(..) = here {
+                if let At::Attr(..) | At::Text(_) = here {
                     return None;
                 }
                 let focus = here.item();
@@ -1313,6 +1325,12 @@ fn step(
         }
         (PStep::BelowLeaves(preds), At::Doc | At::Node(_)) => {
             below_leaves(preds, rest, env, at, visit)
+        }
+        (PStep::Text, At::Node(n)) => {
+            if d.own_text(n).is_empty() {
+                return Some(true);
+            }
+            visit(env, At::Text(n))
         }
         (PStep::Attr(q), At::Node(n)) => {
             let count = u32::try_from(d.attribute_count(n)).ok()?;

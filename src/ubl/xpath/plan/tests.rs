@@ -1043,3 +1043,24 @@ fn a_path_compared_with_a_variables_strings_is_planned_as_one_of_them() {
     let e = parse("some $c in $list satisfies cbc:Note[. = $c] = $c").unwrap();
     assert!(!matches!(Plan::of(&e), Some(Plan::AnyVar(..))));
 }
+
+/// `text()` as a path's last step: the element's one text node, there when its own
+/// text is not empty (an element with a child: its own text, without the child's).
+#[test]
+fn a_text_step_reaches_the_elements_own_text_as_the_evaluator_does() {
+    let doc = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"><cbc:A> true </cbc:A><cbc:B/><cbc:C>true<cbc:D>x</cbc:D></cbc:C><cbc:E>false</cbc:E></Invoice>"#;
+    for (expr, holds) in [
+        ("normalize-space(cbc:A/text()) = 'true'", true),
+        ("exists(cbc:B/text())", false),
+        ("exists(cbc:B)", true),
+        ("normalize-space(cbc:C/text()) = 'true'", true),
+        ("normalize-space(cbc:C) = 'true'", false),
+        ("cbc:E/text() = 'false'", true),
+        ("count(cbc:A/text()) = 1", true),
+        ("count(cbc:B/text()) = 0", true),
+        ("exists(cbc:C/cbc:D/text())", true),
+    ] {
+        let (planned, evaluated) = at_root(doc, expr);
+        assert_eq!((planned, evaluated), (Some(holds), Ok(holds)), "{expr}");
+    }
+}
