@@ -57,7 +57,13 @@
 //!   stylesheets' digit checks `u:gln` and `u:mod97-0208` computed by the crate's own
 //!   ([`Plan::Digits`], on ASCII digits only): PEPPOL-COMMON-R040 at a GLN cost
 //!   184 000 instructions in the evaluator (7 % of checking the base example), R043 at
-//!   a Belgian enterprise number 27 000.
+//!   a Belgian enterprise number 27 000;
+//! - a path's nodes compared with a variable's strings (`@currencyID =
+//!   $documentCurrencyCode`, and `some $code in $ISO4217 satisfies @currencyID = $code`,
+//!   which the parser writes as `$ISO4217 = @currencyID`) look each node's value up in
+//!   the variable's strings ([`Plan::AnyVar`]; an item that is not a string is the
+//!   evaluator's), and `text()` as a path's last step is the element's one text node,
+//!   there when its own text is not empty, as the evaluator's model has it.
 //!
 //! **Why a second way to evaluate** (measured, issue 30): the evaluator
 //! ([`super::eval`]) builds a sequence of items for each value and decides at every
