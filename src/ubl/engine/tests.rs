@@ -346,3 +346,18 @@ fn a_context_that_fails_at_one_element_still_matches_the_others() {
     let matched = matched_each(context, &mut env).unwrap();
     assert_eq!(matched.len(), 1);
 }
+
+/// A shared path's value is not computed when the steps after it name what the
+/// document lacks: `…/cac:PartyTaxScheme[cac:TaxScheme/(… = 'VAT')]/cbc:CompanyID` with
+/// no `cbc:` element reaches nothing, whatever the predicate (here an error: a
+/// `cac:PartyTaxScheme` with two `cac:TaxScheme`s gives two booleans), in the plan and
+/// in the evaluator alike (found by the `ubl_validate` fuzz target, session 28).
+#[test]
+fn a_shared_path_followed_by_an_absent_name_reaches_nothing_in_plan_and_evaluator() {
+    let xml = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:example:not-cbc"><cac:AccountingSupplierParty><cac:Party><cac:PartyTaxScheme><cbc:CompanyID>BE0123456749</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme><cac:TaxScheme><cbc:ID>TAX</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme></cac:Party></cac:AccountingSupplierParty></Invoice>"#;
+    let dom = Dom::read(xml.as_bytes()).unwrap();
+    let (report, plans) = check_plans(&dom);
+    assert!(plans.compared > 0);
+    assert_eq!(plans.differ, Vec::<String>::new());
+    assert_eq!(report, check(&dom));
+}

@@ -2132,6 +2132,13 @@ impl<'a> Env<'a> {
         if !self.walkable(start, steps) {
             return Ok(None);
         }
+        // a shared path followed by a step that names what the document lacks: nothing
+        // is reached, and the shared value is not computed (nor its predicates' errors,
+        // which XPath lets an evaluation skip when the result is known without them),
+        // as the plans find it (`plan::Nodes::names_absent` over the whole path)
+        if matches!(start, Expr::Shared(..)) && self.names_absent(steps) {
+            return Ok(Some(From::Many(std::sync::Arc::new(Vec::new()))));
+        }
         Ok(Some(match start {
             Expr::Context => From::One(f.item()?.clone()),
             Expr::Root => {
