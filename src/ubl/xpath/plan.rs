@@ -310,7 +310,7 @@ enum PStep {
     Ancestor(QName, Vec<Plan>),
     Attr(QName),
     /// `text()`, last: the element's text node, which the evaluator has when its own
-    /// text is not empty (one for the element, its pieces joined).
+    /// text is not empty (`Dom::own_text`: one for the element).
     Text,
 }
 
