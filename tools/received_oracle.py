@@ -8,7 +8,8 @@ the simulator as a `received` entry of one scenario, through the simulator contr
 script reads from the same bytes by docs/peppol.md §4 and §6 ("Reader"): the type and
 type code, number, dates, currency, the amounts as stated (padded to the currency's
 minor unit, never rounded), the payment status, the remittance and whether it is
-structured, and each line's quantity, unit price, VAT code and rate, total, subtotal.
+structured, each line's quantity, unit price, VAT code and rate, total, subtotal and
+allowances and charges, and the document's allowances and charges and VAT breakdown.
 
 Standard library only (xml.etree, decimal: no float). A broken document (CEN's unit
 tests break them on purpose) must still be read: an unreadable value is null.
@@ -139,7 +140,44 @@ def view(root):
     out["is_remittance_structured"] = structured(out["payment_remittance"])
     lines = [e for e in root if e.tag in (CAC + "InvoiceLine", CAC + "CreditNoteLine")]
     out["lines"] = [line(e, minor) for e in lines]
+    out["allowance_charges"] = [allowance(e, minor, True) for e in root.findall(CAC + "AllowanceCharge")]
+    subtotals = []
+    for t in root.findall(CAC + "TaxTotal"):
+        subtotals = t.findall(CAC + "TaxSubtotal")
+        if subtotals:
+            break
+    out["vat_breakdown"] = [group(e, minor) for e in subtotals]
     return out
+
+
+def trimmed(e):
+    """A text value: trimmed, null when empty."""
+    t = None if e is None else (e.text or "").strip(" \t\r\n")
+    return t or None
+
+
+def allowance(e, minor, document):
+    indicator = text(e.find(CBC + "ChargeIndicator"))
+    out = {"code": trimmed(e.find(CBC + "AllowanceChargeReasonCode")),
+           "type": {"true": "charge", "1": "charge", "false": "allowance", "0": "allowance"}.get(indicator),
+           "amount": amount(text(e.find(CBC + "Amount")), minor),
+           "reason": trimmed(e.find(CBC + "AllowanceChargeReason")),
+           "rate": dec(text(e.find(CBC + "MultiplierFactorNumeric")))}
+    if document:
+        out["vat_code"] = VAT.get(text(e.find(CAC + "TaxCategory/" + CBC + "ID")))
+    return out
+
+
+def group(e, minor):
+    cat = e.find(CAC + "TaxCategory")
+    code = text(cat.find(CBC + "ID")) if cat is not None else None
+    return {"vat_code": VAT.get(code),
+            "vat_rate": None if code == "O" or cat is None else dec(text(cat.find(CBC + "Percent"))),
+            "category": code or None,
+            "taxable_amount": amount(text(e.find(CBC + "TaxableAmount")), minor),
+            "tax_amount": amount(text(e.find(CBC + "TaxAmount")), minor),
+            "exemption_reason": None if cat is None else trimmed(cat.find(CBC + "TaxExemptionReason")),
+            "exemption_reason_code": None if cat is None else trimmed(cat.find(CBC + "TaxExemptionReasonCode"))}
 
 
 def line(e, minor):
@@ -166,6 +204,7 @@ def line(e, minor):
     if out["quantity"] is not None and unit is not None:
         out["subtotal"] = (out["quantity"] * unit).quantize(D(1).scaleb(-minor), rounding=ROUND_HALF_UP)
     out["tax_amount"] = None
+    out["allowance_charges"] = [allowance(a, minor, False) for a in e.findall(CAC + "AllowanceCharge")]
     return out
 
 
@@ -178,19 +217,19 @@ def same(want, got):
 
 
 AMOUNTS = {"tax_exclusive_amount", "tax_amount", "total_amount", "paid_amount",
-           "remaining_amount", "total", "subtotal"}
+           "remaining_amount", "total", "subtotal", "amount", "taxable_amount"}
 
 
 def compare(name, want, got, diffs, counted):
     for key, w in want.items():
-        if key == "lines":
-            g = got.get("lines") or []
+        if key in ("lines", "allowance_charges", "vat_breakdown"):
+            g = got.get(key) or []
             counted[0] += 1
             if len(w) != len(g):
-                diffs.append(f"{name}: {len(w)} lines, the simulator {len(g)}")
+                diffs.append(f"{name}: {len(w)} {key}, the simulator {len(g)}")
                 continue
             for i, (wl, gl) in enumerate(zip(w, g)):
-                compare(f"{name} line {i + 1}", wl, gl, diffs, counted)
+                compare(f"{name} {key}[{i}]", wl, gl, diffs, counted)
             continue
         g = got.get(key)
         counted[0] += 1
