@@ -6,10 +6,11 @@ fixtures, and each document inside CEN's unit tests: tests/cen/*-unit-UBL) goes 
 the simulator as a `received` entry of one scenario, through the simulator contract
 (`examples/simulate`), and each answer is compared, field by field, with what this
 script reads from the same bytes by docs/peppol.md §4 and §6 ("Reader"): the type and
-type code, number, dates, currency, the amounts as stated (padded to the currency's
-minor unit, never rounded), the payment status, the remittance and whether it is
-structured, each line's quantity, unit price, VAT code and rate, total, subtotal and
-allowances and charges, and the document's allowances and charges and VAT breakdown.
+type code, number, dates, references, currency, the amounts as stated (padded to the
+currency's minor unit, never rounded), the payment status, the remittance and whether
+it is structured; each line's quantity, unit code, unit price, VAT code and rate, item
+name, description and identifiers, total, subtotal, allowances and charges; the
+document's allowances and charges and its VAT breakdown.
 
 Standard library only (xml.etree, decimal: no float). A broken document (CEN's unit
 tests break them on purpose) must still be read: an unreadable value is null.
@@ -45,7 +46,8 @@ VAT = {"S": "standard", "Z": "zero_rated", "E": "exempted", "AE": "reverse_charg
        "K": "intra_community", "G": "export", "O": "not_subject", "L": "canary_islands",
        "M": "ceuta_melilla", "B": "transferred_vat"}
 DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
-DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# xs:date: a time zone is read and dropped
+DATE = re.compile(r"(-?\d{4,})-(\d{2})-(\d{2})(Z|[+-]\d{2}:\d{2})?")
 
 
 def text(e):
@@ -73,9 +75,11 @@ def amount(s, minor):
 
 
 def date(s):
-    if s is None or not DATE.fullmatch(s):
+    m = DATE.fullmatch(s or "")
+    if m is None or len(m.group(1)) != 4:
         return None
-    y, m, d = (int(x) for x in s.split("-"))
+    y, m, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    s = f"{y:04}-{m:02}-{d:02}"
     days = [31, 29 if y % 4 == 0 and (y % 100 or y % 400 == 0) else 28, 31, 30, 31,
             30, 31, 31, 30, 31, 30, 31]
     return s if 1 <= m <= 12 and 1 <= d <= days[m - 1] else None
@@ -104,6 +108,15 @@ def view(root):
     if due is None:
         due = root.find(CAC + "PaymentMeans/" + CBC + "PaymentDueDate")
     out["due_date"] = date(text(due))
+    for key, path in (("tax_point_date", CBC + "TaxPointDate"),
+                      ("delivery_date", CAC + "Delivery/" + CBC + "ActualDeliveryDate"),
+                      ("period_start", CAC + "InvoicePeriod/" + CBC + "StartDate"),
+                      ("period_end", CAC + "InvoicePeriod/" + CBC + "EndDate")):
+        out[key] = date(text(root.find(path)))
+    for key, path in (("order_number", CAC + "OrderReference/" + CBC + "ID"),
+                      ("despatch_reference", CAC + "DespatchDocumentReference/" + CBC + "ID"),
+                      ("buyer_reference", CBC + "BuyerReference")):
+        out[key] = first_text(root, path)
     cur = text(root.find(CBC + "DocumentCurrencyCode"))
     out["currency"] = cur
     minor = MINOR.get(cur, 2)
@@ -150,6 +163,16 @@ def view(root):
     return out
 
 
+def first_text(at, path):
+    """The first text at `path` that is not blank, trimmed (docs/peppol.md §4's
+    decisions: a repeated element gives its first non-blank text)."""
+    for e in at.findall(path):
+        t = "".join(e.itertext()).strip(" \t\r\n")
+        if t:
+            return t
+    return None
+
+
 def trimmed(e):
     """A text value: trimmed, null when empty."""
     t = None if e is None else (e.text or "").strip(" \t\r\n")
@@ -184,7 +207,15 @@ def line(e, minor):
     q = text(e.find(CBC + "InvoicedQuantity"))
     if q is None:
         q = text(e.find(CBC + "CreditedQuantity"))
-    out = {"quantity": dec(q)}
+    qe = e.find(CBC + "InvoicedQuantity")
+    if qe is None:
+        qe = e.find(CBC + "CreditedQuantity")
+    out = {"quantity": dec(q),
+           "unit_code": None if qe is None else (qe.get("unitCode") or "").strip() or None,
+           "item_name": first_text(e, CAC + "Item/" + CBC + "Name"),
+           "item_description": first_text(e, CAC + "Item/" + CBC + "Description"),
+           "item_identification": first_text(e, CAC + "Item/" + CAC + "StandardItemIdentification/" + CBC + "ID"),
+           "product_code": first_text(e, CAC + "Item/" + CAC + "SellersItemIdentification/" + CBC + "ID")}
     price = dec(text(e.find(CAC + "Price/" + CBC + "PriceAmount")))
     base_text = text(e.find(CAC + "Price/" + CBC + "BaseQuantity"))
     base = dec(base_text)
