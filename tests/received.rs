@@ -532,6 +532,18 @@ fn relations_match_by_peppol_id_then_by_vat_number() {
         "schemeID=\"0088\">ABCdef<",
     );
     assert!(read(upper.as_bytes()).matches_relation(Some("0088:abcDEF"), None));
+    // a scheme with a colon of its own (EHF's legacy `NO:ORGNR`, in CEN's unit test
+    // BR-62): the Peppol id splits at whichever colon makes the scheme and the value
+    let legacy = String::from_utf8(fixture("Vat-category-S.xml"))
+        .unwrap()
+        .replace(
+            "schemeID=\"0088\">7300010000001<",
+            "schemeID=\"NO:ORGNR\">123456785<",
+        );
+    let legacy = read(legacy.as_bytes());
+    assert!(legacy.matches_relation(Some("no:orgnr:123456785"), None));
+    assert!(!legacy.matches_relation(Some("NO:123456785"), None));
+    assert!(!legacy.matches_relation(Some("NO:ORGNR"), None));
 }
 
 #[test]

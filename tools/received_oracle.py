@@ -10,7 +10,10 @@ type code, number, dates, references, currency, the amounts as stated (padded to
 currency's minor unit, never rounded), the payment status, the remittance and whether
 it is structured; each line's quantity, unit code, unit price, VAT code and rate, item
 name, description and identifiers, total, subtotal, allowances and charges; the
-document's allowances and charges and its VAT breakdown.
+document's allowances and charges and its VAT breakdown; `relation_id` and
+`relation_type` against relations the scenario holds for half the suppliers (by Peppol
+id in other letter cases, or by VAT number written with dots), and `journal_id` (the
+default purchase journal of the type).
 
 Standard library only (xml.etree, decimal: no float). A broken document (CEN's unit
 tests break them on purpose) must still be read: an unreadable value is null.
@@ -269,6 +272,64 @@ def compare(name, want, got, diffs, counted):
             diffs.append(f"{name}: {key}: {w} by docs/peppol.md §4, the simulator {g}")
 
 
+def supplier(root):
+    """The supplier's EndpointID (scheme, value) and VAT number (the CompanyID of the
+    first PartyTaxScheme whose TaxScheme is VAT), trimmed, or None."""
+    party = root.find(CAC + "AccountingSupplierParty/" + CAC + "Party")
+    if party is None:
+        return None, None
+    e = party.find(CBC + "EndpointID")
+    endpoint = None
+    if e is not None and (e.text or "").strip() and (e.get("schemeID") or "").strip():
+        endpoint = (e.get("schemeID").strip().lower(), e.text.strip().lower())
+    vat = None
+    for t in party.findall(CAC + "PartyTaxScheme"):
+        if text(t.find(CAC + "TaxScheme/" + CBC + "ID")) == "VAT" and first_text(t, CBC + "CompanyID"):
+            vat = first_text(t, CBC + "CompanyID")
+            break
+    return endpoint, vat
+
+
+def bare(vat):
+    return re.sub(r"[ .\-]", "", vat).lower()
+
+
+def relations_of(roots):
+    """Relations that the documents' suppliers match (§4: by `peppol_id`, scheme and
+    value case-insensitive, else by `vat_number` without spaces, dots and dashes): one
+    of every other distinct endpoint, written in other cases, and one of every other
+    distinct VAT number, written with dots and in lower case; kinds alternate. Returns
+    them and, for a document, the relation it must name and its kind."""
+    endpoints, vats = [], []
+    for root in roots:
+        endpoint, vat = supplier(root)
+        if endpoint and endpoint not in endpoints:
+            endpoints.append(endpoint)
+        if vat and bare(vat) not in vats and bare(vat):
+            vats.append(bare(vat))
+    relations, by_endpoint, by_vat = [], {}, {}
+    for i, (scheme, value) in enumerate(endpoints[::2]):
+        kind = "company" if i % 2 == 0 else "contact"
+        rid = f"rel-p{i}"
+        relations.append({"id": rid, "kind": kind, "peppol_id": f"{scheme.upper()}:{value.swapcase()}"})
+        by_endpoint[(scheme, value)] = (rid, kind)
+    for i, v in enumerate(vats[1::2]):
+        kind = "contact" if i % 2 == 0 else "company"
+        rid = f"rel-v{i}"
+        relations.append({"id": rid, "kind": kind, "vat_number": ".".join([v[:2], v[2:6], v[6:]]).strip(".")})
+        by_vat[v] = (rid, kind)
+
+    def expected(root):
+        endpoint, vat = supplier(root)
+        if endpoint in by_endpoint:
+            return by_endpoint[endpoint]
+        if vat and bare(vat) in by_vat:
+            return by_vat[bare(vat)]
+        return None, None
+
+    return relations, expected
+
+
 def documents(extra):
     """(name, XML text) of every UBL Invoice or CreditNote: the files whose root is
     one, and each one inside a test set."""
@@ -305,9 +366,15 @@ def main():
     if len(docs) < 100:
         print(f"FAIL: only {len(docs)} UBL documents found", file=sys.stderr)
         return 2
+    relations, expected = relations_of([root for _, _, root in docs])
     scenario = {
         "today": "2026-12-01",
         "clients": [{"client_id": "app", "client_secret": "s", "permissions": ["c", "u"]}],
+        "relations": relations,
+        "journals": [
+            {"id": "jrn-pi", "category": "purchases_invoice", "numbering": "yearly", "prefix": "PI", "default": True},
+            {"id": "jrn-pc", "category": "purchases_credit", "numbering": "yearly", "prefix": "PC", "default": True},
+        ],
         "received": [{"id": f"r{i}", "ubl": t} for i, (_, t, _) in enumerate(docs)],
         "requests": [{"client": "app", "method": "GET", "path": f"/documents/r{i}"}
                      for i in range(len(docs))],
@@ -326,7 +393,10 @@ def main():
         if answer.get("status") != 200:
             diffs.append(f"{name}: status {answer.get('status')}")
             continue
-        compare(name, view(root), answer["body"], diffs, counted)
+        want = view(root)
+        want["relation_id"], want["relation_type"] = expected(root)
+        want["journal_id"] = "jrn-pi" if want["type"] == "purchase_invoice" else "jrn-pc"
+        compare(name, want, answer["body"], diffs, counted)
     for d in diffs:
         print(d)
     print(f"{len(docs)} documents, {counted[0]} fields compared, {len(diffs)} differences")

@@ -629,7 +629,9 @@ impl ReceivedDocument {
     /// How a relation with these keys matches the supplier, if it does: by Peppol id
     /// (`SCHEME:VALUE` against `cbc:EndpointID` and its `schemeID`, case-insensitive),
     /// else by VAT number (spaces, dots and dashes removed, case-insensitive). Blank
-    /// keys are absent.
+    /// keys are absent. A scheme may itself hold a colon (the legacy `NO:ORGNR`): the
+    /// Peppol id matches when it splits at any of its colons into the scheme and the
+    /// value.
     pub fn relation_match(
         &self,
         peppol_id: Option<&str>,
@@ -641,10 +643,10 @@ impl ReceivedDocument {
             s.endpoint_scheme.as_deref(),
             s.endpoint_id.as_deref(),
         ) {
-            if let Some((ps, pv)) = pid.split_once(':') {
-                if ps.trim().to_lowercase() == scheme.to_lowercase()
-                    && pv.trim().to_lowercase() == value.to_lowercase()
-                {
+            let (scheme, value) = (scheme.to_lowercase(), value.to_lowercase());
+            for (at, _) in pid.match_indices(':') {
+                let (ps, pv) = (pid.get(..at).unwrap_or(""), pid.get(at + 1..).unwrap_or(""));
+                if ps.trim().to_lowercase() == scheme && pv.trim().to_lowercase() == value {
                     return Some(RelationMatch::PeppolId);
                 }
             }
