@@ -176,18 +176,12 @@ def first_text(at, path):
     return None
 
 
-def trimmed(e):
-    """A text value: trimmed, null when empty."""
-    t = None if e is None else (e.text or "").strip(" \t\r\n")
-    return t or None
-
-
 def allowance(e, minor, document):
     indicator = text(e.find(CBC + "ChargeIndicator"))
-    out = {"code": trimmed(e.find(CBC + "AllowanceChargeReasonCode")),
+    out = {"code": first_text(e, CBC + "AllowanceChargeReasonCode"),
            "type": {"true": "charge", "1": "charge", "false": "allowance", "0": "allowance"}.get(indicator),
            "amount": amount(text(e.find(CBC + "Amount")), minor),
-           "reason": trimmed(e.find(CBC + "AllowanceChargeReason")),
+           "reason": first_text(e, CBC + "AllowanceChargeReason"),
            "rate": dec(text(e.find(CBC + "MultiplierFactorNumeric")))}
     if document:
         out["vat_code"] = VAT.get(text(e.find(CAC + "TaxCategory/" + CBC + "ID")))
@@ -202,17 +196,15 @@ def group(e, minor):
             "category": code or None,
             "taxable_amount": amount(text(e.find(CBC + "TaxableAmount")), minor),
             "tax_amount": amount(text(e.find(CBC + "TaxAmount")), minor),
-            "exemption_reason": None if cat is None else trimmed(cat.find(CBC + "TaxExemptionReason")),
-            "exemption_reason_code": None if cat is None else trimmed(cat.find(CBC + "TaxExemptionReasonCode"))}
+            "exemption_reason": None if cat is None else first_text(cat, CBC + "TaxExemptionReason"),
+            "exemption_reason_code": None if cat is None else first_text(cat, CBC + "TaxExemptionReasonCode")}
 
 
 def line(e, minor):
-    q = text(e.find(CBC + "InvoicedQuantity"))
-    if q is None:
-        q = text(e.find(CBC + "CreditedQuantity"))
     qe = e.find(CBC + "InvoicedQuantity")
     if qe is None:
         qe = e.find(CBC + "CreditedQuantity")
+    q = text(qe)
     out = {"quantity": dec(q),
            "unit_code": None if qe is None else (qe.get("unitCode") or "").strip() or None,
            "item_name": first_text(e, CAC + "Item/" + CBC + "Name"),
@@ -243,8 +235,8 @@ def line(e, minor):
 
 
 def same(want, got):
-    """Equal values; a decimal compared as a number (quantities, prices, rates echo
-    their written scale) and, for amounts, as text too (the padding)."""
+    """Equal values, a decimal compared as a number (quantities, prices and rates echo
+    their written scale; `compare` holds amounts to their text too, the padding)."""
     if isinstance(want, D):
         return isinstance(got, D) and want == got
     return want == got
