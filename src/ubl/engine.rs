@@ -601,7 +601,7 @@ const NO_RULE: u16 = u16::MAX;
 
 fn run_layer(c: &'static Compiled, env: &mut Env<'_>, report: &mut Report, plans: &mut Plans) {
     env.vars.clear();
-    env.shared.clear();
+    env.forget_shared();
     env.functions = &c.functions;
     for (i, (name, e)) in c.globals.iter().enumerate() {
         let value = match (c.constants.get(i), e) {

@@ -228,7 +228,15 @@ pub struct Env<'a> {
     /// The elements of a name grouped by the normalized text of their one child of
     /// another name, as a plan built them ([`Self::known_groups`]).
     groups: Vec<(GroupKey, Option<std::sync::Arc<Groups<'a>>>)>,
+    /// The children of a name of a shared path's nodes grouped by their own
+    /// normalized text, as a plan built them ([`Self::known_shared_groups`]): by the
+    /// shared path's number and the children's name (cleared with [`Self::shared`]).
+    shared_groups: Vec<(SharedGroupKey, std::sync::Arc<Groups<'a>>)>,
 }
+
+/// Which groups of [`Env::shared_groups`]: the shared path's number and the grouped
+/// children's name, by its numbers.
+type SharedGroupKey = (u32, (u32, u32));
 
 /// Elements by a normalized text ([`Env::known_groups`]), each list in document order.
 pub(super) type Groups<'a> = std::collections::BTreeMap<Cow<'a, str>, Vec<NodeId>>;
@@ -372,6 +380,7 @@ impl<'a> Env<'a> {
             chain_ends: Vec::new(),
             decimals: Vec::new(),
             groups: Vec::new(),
+            shared_groups: Vec::new(),
         }
     }
 }
@@ -2030,6 +2039,34 @@ impl<'a> Env<'a> {
             .iter()
             .find(|(k, _)| *k == (of, child))
             .map(|(_, g)| g.clone())
+    }
+
+    /// The groups [`Self::keep_shared_groups`] kept for a shared path and a child name.
+    pub(super) fn known_shared_groups(
+        &self,
+        key: SharedGroupKey,
+    ) -> Option<std::sync::Arc<Groups<'a>>> {
+        self.shared_groups
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, g)| std::sync::Arc::clone(g))
+    }
+
+    /// Keeps the groups of [`Self::known_shared_groups`] until the shared paths'
+    /// values are forgotten ([`Self::forget_shared`]).
+    pub(super) fn keep_shared_groups(
+        &mut self,
+        key: SharedGroupKey,
+        groups: std::sync::Arc<Groups<'a>>,
+    ) {
+        self.shared_groups.push((key, groups));
+    }
+
+    /// Forgets the shared paths' values and what was kept of them: another
+    /// stylesheet, whose paths are numbered anew, is applied.
+    pub fn forget_shared(&mut self) {
+        self.shared.clear();
+        self.shared_groups.clear();
     }
 
     /// Keeps the groups of [`Self::known_groups`] for the rest of the check.

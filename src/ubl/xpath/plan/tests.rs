@@ -2,7 +2,7 @@ use super::{within, Num, Plan, Select, Text};
 use crate::ubl::dom::Dom;
 use crate::ubl::engine::namespace;
 use crate::ubl::xpath::eval::{Env, Item};
-use crate::ubl::xpath::parse::parse;
+use crate::ubl::xpath::parse::{parse, Expr};
 use rust_decimal::Decimal;
 
 const DOC: &str = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cbc:ID> 12 </cbc:ID><cbc:BuyerReference> </cbc:BuyerReference><cac:InvoiceLine><cbc:ID>1</cbc:ID><cbc:Note>a</cbc:Note><cbc:LineExtensionAmount currencyID="EUR">10.505</cbc:LineExtensionAmount><cac:Item><cbc:Name>x</cbc:Name><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cac:TaxScheme><cbc:ID>vat</cbc:ID></cac:TaxScheme></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:CreditNoteLine><cbc:ID>2</cbc:ID><cbc:ID>3</cbc:ID><cbc:Note>b</cbc:Note><cbc:Note>c</cbc:Note><cbc:LineExtensionAmount currencyID="USD">abc</cbc:LineExtensionAmount><cac:Item><cbc:Name>y</cbc:Name></cac:Item></cac:CreditNoteLine></Invoice>"#;
@@ -1063,4 +1063,66 @@ fn a_text_step_reaches_the_elements_own_text_as_the_evaluator_does() {
         let (planned, evaluated) = at_root(doc, expr);
         assert_eq!((planned, evaluated), (Some(holds), Ok(holds)), "{expr}");
     }
+}
+
+#[test]
+fn a_code_compared_below_a_shared_paths_nodes_is_looked_up_in_their_childrens_groups() {
+    // BR-AE-01's path, `//cac:ClassifiedTaxCategory[…'VAT']` kept once a document
+    // (`Expr::Shared`), then `/cbc:ID[normalize-space(.) = 'X']` for each code: the
+    // categories' cbc:ID grouped by their normalized text once (" S " is "S"), the
+    // code's group the path's nodes, as the evaluator finds them
+    let dom = Dom::read(CATEGORIES.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    let path = |code: &str| {
+        let Expr::Path(root, steps) = parse(&format!(
+            "//cac:ClassifiedTaxCategory[cac:TaxScheme/normalize-space(upper-case(cbc:ID))='VAT']/cbc:ID[normalize-space(.) = '{code}']"
+        ))
+        .unwrap() else {
+            panic!("a path")
+        };
+        let (top, last) = steps.split_at(2);
+        let shared = Expr::Shared(0, Box::new(Expr::Path(root, top.to_vec())));
+        Expr::Path(Box::new(shared), last.to_vec())
+    };
+    let ids = |items: Vec<Item>| -> Vec<u32> {
+        items
+            .into_iter()
+            .map(|i| match i {
+                Item::Node(n) => n,
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    };
+    let mut found = Vec::new();
+    for code in ["S", "E", "Z", ""] {
+        let e = path(code);
+        let select = Select::of(&e).expect("planned");
+        let planned = select.value(&mut env).expect("decided");
+        let evaluated = Env::new(&dom, namespace, 1_000_000, &[])
+            .eval_at(&e, Item::Doc)
+            .unwrap();
+        assert_eq!(planned, evaluated, "{code}");
+        found.push(ids(planned).len());
+    }
+    // two S (one " S "), one E (its scheme "vat" upper-cased), no Z; the category
+    // without a cbc:ID has no child to compare: none for ""
+    assert_eq!(found, [2, 1, 0, 0]);
+    let cbc = dom
+        .namespace_number("urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2")
+        .unwrap();
+    let groups = env
+        .known_shared_groups((0, (cbc, dom.name_number("ID").unwrap())))
+        .expect("kept");
+    let codes: Vec<(&str, usize)> = groups.iter().map(|(k, v)| (k.as_ref(), v.len())).collect();
+    assert_eq!(codes, [("E", 1), ("S", 2)]);
+    // a lookup, not a walk
+    let spent = env.fuel;
+    let again = Select::of(&path("S")).unwrap().value(&mut env).unwrap();
+    assert_eq!(ids(again).len(), 2);
+    assert!(spent - env.fuel < 2, "{} steps", spent - env.fuel);
+    // forgotten with the shared paths' values (another layer numbers them anew)
+    env.forget_shared();
+    assert!(env
+        .known_shared_groups((0, (cbc, dom.name_number("ID").unwrap())))
+        .is_none());
 }
