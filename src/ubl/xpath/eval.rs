@@ -228,15 +228,16 @@ pub struct Env<'a> {
     /// The elements of a name grouped by the normalized text of their one child of
     /// another name, as a plan built them ([`Self::known_groups`]).
     groups: Vec<(GroupKey, Option<std::sync::Arc<Groups<'a>>>)>,
-    /// The children of a name of a shared path's nodes grouped by their own
-    /// normalized text, as a plan built them ([`Self::known_shared_groups`]): by the
-    /// shared path's number and the children's name (cleared with [`Self::shared`]).
+    /// A shared path's nodes grouped by their string value, or their children of a
+    /// name grouped by their normalized text, as a plan built them
+    /// ([`Self::known_shared_groups`]; cleared with [`Self::shared`]).
     shared_groups: Vec<(SharedGroupKey, std::sync::Arc<Groups<'a>>)>,
 }
 
-/// Which groups of [`Env::shared_groups`]: the shared path's number and the grouped
-/// children's name, by its numbers.
-type SharedGroupKey = (u32, (u32, u32));
+/// Which groups of [`Env::shared_groups`]: the shared path's number, and `None` for its
+/// nodes by their string value, or the name (by its numbers) of their children grouped
+/// by their normalized text.
+type SharedGroupKey = (u32, Option<(u32, u32)>);
 
 /// Elements by a normalized text ([`Env::known_groups`]), each list in document order.
 pub(super) type Groups<'a> = std::collections::BTreeMap<Cow<'a, str>, Vec<NodeId>>;

@@ -608,26 +608,50 @@ impl Plan {
                 Some(at) => test.at(env, at)?,
                 None => false,
             },
-            Plan::Any(p, text, op, lit) => {
-                let mut hit = false;
-                p.walk(env, here, &mut |env, at| {
-                    let value = match text {
-                        Some(t) => t.at(env, at)?,
-                        None => string_value(env, at)?,
-                    };
-                    hit = match lit {
-                        Lit::Str(s) => ordering_ok(*op, value.as_ref().cmp(s.as_str())),
-                        Lit::Num(n) => compare_untyped(&value, *n)
-                            .map_or(*op == Cmp::Ne, |o| ordering_ok(*op, o)),
-                        Lit::Bool(b) => boolean_of_text(trim_xml(&value))
-                            .is_some_and(|v| ordering_ok(*op, v.cmp(b))),
-                    };
-                    Some(!hit)
-                })?;
-                hit
-            }
+            Plan::Any(p, text, op, lit) => any_node(p, text.as_ref(), *op, lit, env, here)?,
         })
     }
+}
+
+/// [`Plan::Any`]: whether one node `p` reaches from `here` (or, with `text`, that text
+/// computed at one node) compares with `lit` as `op` says; a string compared with a
+/// shared path's nodes alone is looked up in their values ([`Nodes::shared_values`]).
+fn any_node(
+    p: &Nodes,
+    text: Option<&Text>,
+    op: Cmp,
+    lit: &Lit,
+    env: &mut Env<'_>,
+    here: At,
+) -> Option<bool> {
+    if let (None, Lit::Str(s)) = (text, lit) {
+        if let Some(groups) = p.shared_values(env, here) {
+            return Some(match op {
+                Cmp::Eq => groups.contains_key(s.as_str()),
+                _ => groups
+                    .keys()
+                    .any(|k| ordering_ok(op, k.as_ref().cmp(s.as_str()))),
+            });
+        }
+    }
+    let mut hit = false;
+    p.walk(env, here, &mut |env, at| {
+        let value = match text {
+            Some(t) => t.at(env, at)?,
+            None => string_value(env, at)?,
+        };
+        hit = match lit {
+            Lit::Str(s) => ordering_ok(op, value.as_ref().cmp(s.as_str())),
+            Lit::Num(n) => {
+                compare_untyped(&value, *n).map_or(op == Cmp::Ne, |o| ordering_ok(op, o))
+            }
+            Lit::Bool(b) => {
+                boolean_of_text(trim_xml(&value)).is_some_and(|v| ordering_ok(op, v.cmp(b)))
+            }
+        };
+        Some(!hit)
+    })?;
+    Some(hit)
 }
 
 impl Num {
@@ -1914,6 +1938,45 @@ impl Nodes {
     /// ([`below_grouped`]'s) is climbed from instead of every line walked down. Pushed
     /// into `out` in document order, not the walk's (a context's elements are a set);
     /// `None` when the path has another shape or the group is not decided.
+    /// The nodes of a shared path's value alone (no step after it) grouped by their
+    /// string value, built once a layer ([`Env::known_shared_groups`]): a general
+    /// comparison of them with a string (`//cac:ClassifiedTaxCategory/cbc:ID = 'B'`,
+    /// BR-B-01 and BR-B-02, five times over every line's category) is then a lookup,
+    /// where the walk compared each node's value (its outcome is whether one holds:
+    /// not the order of the nodes). `None` when this does not apply: another path, a
+    /// focus that is not an element or the document (the walk's), a value that is not
+    /// elements.
+    fn shared_values<'a>(&self, env: &mut Env<'a>, here: At) -> Option<std::sync::Arc<Groups<'a>>> {
+        let (Start::Shared(e @ Expr::Shared(id, _), planned), []) =
+            (&self.start, self.steps.as_slice())
+        else {
+            return None;
+        };
+        if !matches!(here, At::Node(_) | At::Doc) {
+            return None;
+        }
+        let key = (*id, None);
+        if let Some(kept) = env.known_shared_groups(key) {
+            return Some(kept);
+        }
+        let value = match planned {
+            Some(select) => env.shared_planned(e, here.item(), |env| select.value(env)),
+            None => env.shared_at(e, here.item()),
+        }
+        .ok()?;
+        let dom = env.dom;
+        let mut groups = Groups::new();
+        for item in value.iter() {
+            let Item::Node(n) = *item else {
+                return None;
+            };
+            groups.entry(dom.string_value(n)).or_default().push(n);
+        }
+        let groups = std::sync::Arc::new(groups);
+        env.keep_shared_groups(key, std::sync::Arc::clone(&groups));
+        Some(groups)
+    }
+
     /// `S/c[normalize-space(.) = 'lit']`, `S` a shared path's value (the VAT
     /// categories' rules, ten codes each: `//cac:ClassifiedTaxCategory[cac:TaxScheme/…
     /// = 'VAT']/cbc:ID[normalize-space(.) = 'AE']`): the children `c` of `S`'s nodes
@@ -1940,7 +2003,7 @@ impl Nodes {
         let Key::Is(Some(ns), name) = env.key_of(c) else {
             return None;
         };
-        let key = (*id, (ns, name));
+        let key = (*id, Some((ns, name)));
         let groups = if let Some(kept) = env.known_shared_groups(key) {
             kept
         } else {

@@ -1111,7 +1111,7 @@ fn a_code_compared_below_a_shared_paths_nodes_is_looked_up_in_their_childrens_gr
         .namespace_number("urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2")
         .unwrap();
     let groups = env
-        .known_shared_groups((0, (cbc, dom.name_number("ID").unwrap())))
+        .known_shared_groups((0, Some((cbc, dom.name_number("ID").unwrap()))))
         .expect("kept");
     let codes: Vec<(&str, usize)> = groups.iter().map(|(k, v)| (k.as_ref(), v.len())).collect();
     assert_eq!(codes, [("E", 1), ("S", 2)]);
@@ -1123,6 +1123,42 @@ fn a_code_compared_below_a_shared_paths_nodes_is_looked_up_in_their_childrens_gr
     // forgotten with the shared paths' values (another layer numbers them anew)
     env.forget_shared();
     assert!(env
-        .known_shared_groups((0, (cbc, dom.name_number("ID").unwrap())))
+        .known_shared_groups((0, Some((cbc, dom.name_number("ID").unwrap()))))
         .is_none());
+}
+
+#[test]
+fn a_string_compared_with_a_shared_paths_nodes_is_looked_up_in_their_values() {
+    // BR-B-01's `//cac:ClassifiedTaxCategory/cbc:ID = 'B'`, the path kept once a
+    // document (`Expr::Shared`): its nodes grouped by their string value once (not
+    // normalized: " S " is not "S"), each comparison a lookup
+    let dom = Dom::read(CATEGORIES.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    let test = |text: &str| {
+        let Expr::Compare(op, general, a, b) = parse(text).unwrap() else {
+            panic!("a comparison")
+        };
+        Expr::Compare(op, general, Box::new(Expr::Shared(1, a)), b)
+    };
+    for (text, holds) in [
+        ("//cac:ClassifiedTaxCategory/cbc:ID = 'S'", true),
+        ("//cac:ClassifiedTaxCategory/cbc:ID = ' S '", true),
+        ("//cac:ClassifiedTaxCategory/cbc:ID = 'E'", true),
+        ("//cac:ClassifiedTaxCategory/cbc:ID = 'B'", false),
+        ("//cac:ClassifiedTaxCategory/cbc:ID != 'S'", true),
+        ("//cac:ClassifiedTaxCategory/cbc:ID < 'A'", true),
+        ("//cac:ClassifiedTaxCategory/cbc:ID > 'Z'", false),
+    ] {
+        let e = test(text);
+        let plan = Plan::of(&e).unwrap_or_else(|| panic!("{text} is planned"));
+        let evaluated = Env::new(&dom, namespace, 1_000_000, &[]).test_at(&e, Item::Doc);
+        assert_eq!(
+            (plan.test(&mut env, dom.root()), evaluated),
+            (Some(holds), Ok(holds)),
+            "{text}"
+        );
+    }
+    let groups = env.known_shared_groups((1, None)).expect("kept");
+    let values: Vec<(&str, usize)> = groups.iter().map(|(k, v)| (k.as_ref(), v.len())).collect();
+    assert_eq!(values, [(" S ", 1), ("E", 1), ("S", 1)]);
 }
