@@ -1929,15 +1929,6 @@ fn holds(preds: &[Plan], env: &mut Env<'_>, n: NodeId) -> Option<bool> {
 }
 
 impl Nodes {
-    /// The elements a context's path selects, when it is child steps by name without
-    /// predicates from the document (the first may be `//`) or from a shared path's
-    /// nodes, and a last child step whose first predicate compares one child's
-    /// normalized text with a literal
-    /// (`cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) =
-    /// 'S'][…]`, a VAT category's context, written for ten codes): the literal's group
-    /// ([`below_grouped`]'s) is climbed from instead of every line walked down. Pushed
-    /// into `out` in document order, not the walk's (a context's elements are a set);
-    /// `None` when the path has another shape or the group is not decided.
     /// The nodes of a shared path's value alone (no step after it) grouped by their
     /// string value, built once a layer ([`Env::known_shared_groups`]): a general
     /// comparison of them with a string (`//cac:ClassifiedTaxCategory/cbc:ID = 'B'`,
@@ -2041,6 +2032,15 @@ impl Nodes {
         Some(Some(()))
     }
 
+    /// The elements a context's path selects, when it is child steps by name without
+    /// predicates from the document (the first may be `//`) or from a shared path's
+    /// nodes, and a last child step whose first predicate compares one child's
+    /// normalized text with a literal
+    /// (`cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory[normalize-space(cbc:ID) =
+    /// 'S'][…]`, a VAT category's context, written for ten codes): the literal's group
+    /// ([`below_grouped`]'s) is climbed from instead of every line walked down. Pushed
+    /// into `out` in document order, not the walk's (a context's elements are a set);
+    /// `None` when the path has another shape or the group is not decided.
     fn grouped(&self, env: &mut Env<'_>, out: &mut Vec<NodeId>) -> Option<Option<()>> {
         let [above @ .., PStep::Child(q, preds)] = self.steps.as_slice() else {
             return None;
