@@ -232,7 +232,21 @@ pub struct Env<'a> {
     /// name grouped by their normalized text, as a plan built them
     /// ([`Self::known_shared_groups`]; cleared with [`Self::shared`]).
     shared_groups: Vec<(SharedGroupKey, std::sync::Arc<Groups<'a>>)>,
+    /// The totals of a sum whose last predicate reads a variable, by the value it
+    /// compares with it, as a plan built them ([`Self::known_grouped_sum`]): by the
+    /// sum's argument and the element its last step starts at; `None`: not decided.
+    grouped_sums: Vec<GroupedSum>,
 }
+
+/// Totals by a decimal ([`Env::known_grouped_sum`]; `None`: not decided).
+pub(super) type SumGroups = std::collections::BTreeMap<Decimal, Option<Decimal>>;
+
+/// A sum's argument, the element its walk's last step starts at, and its totals.
+type GroupedSum = (
+    std::sync::Arc<Expr>,
+    NodeId,
+    Option<std::sync::Arc<SumGroups>>,
+);
 
 /// Which groups of [`Env::shared_groups`]: the shared path's number, and `None` for its
 /// nodes by their string value, or the name (by its numbers) of their children grouped
@@ -382,6 +396,7 @@ impl<'a> Env<'a> {
             decimals: Vec::new(),
             groups: Vec::new(),
             shared_groups: Vec::new(),
+            grouped_sums: Vec::new(),
         }
     }
 }
@@ -2040,6 +2055,37 @@ impl<'a> Env<'a> {
             .iter()
             .find(|(k, _)| *k == (of, child))
             .map(|(_, g)| g.clone())
+    }
+
+    /// The totals [`Self::keep_grouped_sum`] kept for a sum's argument (the same
+    /// expression, or one written the same) from element `top`: `Some(None)` when they
+    /// were not decided, `None` when none are kept.
+    pub(super) fn known_grouped_sum(
+        &self,
+        arg: &std::sync::Arc<Expr>,
+        top: NodeId,
+    ) -> Option<Option<std::sync::Arc<SumGroups>>> {
+        self.grouped_sums
+            .iter()
+            .find(|(a, t, _)| *t == top && (std::sync::Arc::ptr_eq(a, arg) || **a == **arg))
+            .map(|(_, _, g)| g.clone())
+    }
+
+    /// Whether no totals are kept ([`Self::known_grouped_sum`]).
+    #[cfg(test)]
+    pub(super) fn grouped_sums_is_empty(&self) -> bool {
+        self.grouped_sums.is_empty()
+    }
+
+    /// Keeps the totals of [`Self::known_grouped_sum`] for the rest of the check.
+    pub(super) fn keep_grouped_sum(
+        &mut self,
+        arg: &std::sync::Arc<Expr>,
+        top: NodeId,
+        groups: Option<std::sync::Arc<SumGroups>>,
+    ) {
+        self.grouped_sums
+            .push((std::sync::Arc::clone(arg), top, groups));
     }
 
     /// The groups [`Self::keep_shared_groups`] kept for a shared path and a child name.

@@ -1162,3 +1162,83 @@ fn a_string_compared_with_a_shared_paths_nodes_is_looked_up_in_their_values() {
     let values: Vec<(&str, usize)> = groups.iter().map(|(k, v)| (k.as_ref(), v.len())).collect();
     assert_eq!(values, [(" S ", 1), ("E", 1), ("S", 1)]);
 }
+
+const RATES: &str = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cac:TaxTotal><cac:TaxSubtotal><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>21</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal><cac:TaxSubtotal><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>6</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal><cac:TaxSubtotal><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>12</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal></cac:TaxTotal><cac:InvoiceLine><cbc:LineExtensionAmount>100.00</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>21</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:InvoiceLine><cbc:LineExtensionAmount>50</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>6</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:InvoiceLine><cbc:LineExtensionAmount>25.5</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID> S </cbc:ID><cbc:Percent>21.00</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:InvoiceLine><cbc:LineExtensionAmount>1000</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>E</cbc:ID><cbc:Percent>21</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:InvoiceLine><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine></Invoice>"#;
+
+/// BR-S-08's sum of the lines of a rate, at each VAT breakdown's category.
+const RATE_SUM: &str = "sum(../../../cac:InvoiceLine[cac:Item/cac:ClassifiedTaxCategory/normalize-space(cbc:ID)='S'][cac:Item/cac:ClassifiedTaxCategory/xs:decimal(cbc:Percent) = $rate]/xs:decimal(cbc:LineExtensionAmount))";
+
+/// A planned sum and the evaluator's.
+type RateSum = (Option<Option<Decimal>>, Result<Vec<Item>, String>);
+
+/// The planned sum and the evaluator's at each breakdown's category of `doc`, `$rate`
+/// bound to its percentage, in one environment (what the plan keeps stays kept).
+fn rate_sums(doc: &str) -> (Vec<RateSum>, bool) {
+    let dom = Dom::read(doc.as_bytes()).unwrap();
+    let e = parse(RATE_SUM).unwrap();
+    let num = Num::of(&e).expect("planned");
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    let categories: Vec<u32> = (0..u32::try_from(dom.len()).unwrap())
+        .filter(|&n| dom.name(n) == "TaxCategory")
+        .collect();
+    let mut out = Vec::new();
+    for &c in &categories {
+        let percent = dom
+            .children(c)
+            .find(|&k| dom.name(k) == "Percent")
+            .map(|k| dom.string_value(k).parse::<Decimal>().unwrap());
+        let scope = env.vars.len();
+        env.bind(
+            std::borrow::Cow::Borrowed("rate"),
+            percent.map(|d| Item::Num(Some(d))),
+        );
+        let planned = num.value(&mut env, c);
+        let evaluated = env.eval_at(&e, Item::Node(c));
+        env.unbind(scope);
+        out.push((planned, evaluated));
+    }
+    let arg_kept = !env.grouped_sums_is_empty();
+    (out, arg_kept)
+}
+
+#[test]
+fn a_sum_whose_last_predicate_reads_a_variable_adds_each_element_to_its_values_total_once() {
+    // BR-S-08's lines of a rate: 21 (100.00 and 25.5: " S " is S, 21.00 is 21), 6 (50),
+    // 12 (none: 0); the E line and the line without a percentage are in no total
+    let (sums, kept) = rate_sums(RATES);
+    let d = |s: &str| s.parse::<Decimal>().unwrap();
+    assert_eq!(
+        sums,
+        [
+            (
+                Some(Some(d("125.50"))),
+                Ok(vec![Item::Num(Some(d("125.50")))])
+            ),
+            (Some(Some(d("50"))), Ok(vec![Item::Num(Some(d("50")))])),
+            (Some(Some(d("0"))), Ok(vec![Item::Num(Some(d("0")))])),
+        ]
+    );
+    assert!(kept, "the totals are grouped once");
+    // a line of the rate whose amount is not a decimal: that rate's sum is not
+    // decided (the evaluator's error), the others are
+    let bad = RATES.replace(
+        "<cbc:LineExtensionAmount>50</cbc:LineExtensionAmount>",
+        "<cbc:LineExtensionAmount>fifty</cbc:LineExtensionAmount>",
+    );
+    let (sums, _) = rate_sums(&bad);
+    assert_eq!(sums[0].0, Some(Some(d("125.50"))));
+    assert_eq!(sums[1].0, None);
+    assert!(sums[1].1.is_err(), "{:?}", sums[1].1);
+    assert_eq!(sums[2].0, Some(Some(d("0"))));
+    // a percentage that is not a decimal on an S line: every rate's walk meets it
+    let bad = RATES.replace(
+        "<cbc:Percent>6</cbc:Percent></cac:ClassifiedTaxCategory>",
+        "<cbc:Percent>six</cbc:Percent></cac:ClassifiedTaxCategory>",
+    );
+    let (sums, _) = rate_sums(&bad);
+    assert!(
+        sums.iter()
+            .all(|(planned, evaluated)| planned.is_none() && evaluated.is_err()),
+        "{sums:?}"
+    );
+}
