@@ -280,6 +280,11 @@ const CHILD_TEXTS: usize = 4096;
 /// 0.3 M instructions a check; BR-S-08 alone needs three).
 const MAX_SUMS: usize = 16;
 
+/// How many sums' totals by a variable's value a check keeps ([`Env::known_grouped_sum`],
+/// found by comparing them all): BR-S-08 keeps three, for the root; a sum of that shape
+/// at every line would keep one a line, and past these it is walked as before.
+const MAX_GROUPED_SUMS: usize = 32;
+
 /// A walked `sum` already computed in this evaluation: its argument (held, so that
 /// no other expression can take its address), the focus, whether the argument reads
 /// the scope, and then `current()` and the variables in scope (their values held
@@ -2071,10 +2076,15 @@ impl<'a> Env<'a> {
             .map(|(_, _, g)| g.clone())
     }
 
-    /// Whether no totals are kept ([`Self::known_grouped_sum`]).
+    /// How many sums' totals are kept ([`Self::known_grouped_sum`]).
     #[cfg(test)]
-    pub(super) fn grouped_sums_is_empty(&self) -> bool {
-        self.grouped_sums.is_empty()
+    pub(super) fn grouped_sums_kept(&self) -> usize {
+        self.grouped_sums.len()
+    }
+
+    /// Whether more totals may be kept ([`MAX_GROUPED_SUMS`]).
+    pub(super) fn room_for_grouped_sum(&self) -> bool {
+        self.grouped_sums.len() < MAX_GROUPED_SUMS
     }
 
     /// Keeps the totals of [`Self::known_grouped_sum`] for the rest of the check.

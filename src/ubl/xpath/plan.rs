@@ -798,6 +798,8 @@ fn grouped_sum(
     }
     let groups = if let Some(kept) = env.known_grouped_sum(arg, top) {
         kept?
+    } else if !env.room_for_grouped_sum() {
+        return None;
     } else {
         let mut groups = SumGroups::new();
         let walked = named_children(name, top, env, |env, element| {

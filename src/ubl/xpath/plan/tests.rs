@@ -1197,7 +1197,7 @@ fn rate_sums(doc: &str) -> (Vec<RateSum>, bool) {
         env.unbind(scope);
         out.push((planned, evaluated));
     }
-    let arg_kept = !env.grouped_sums_is_empty();
+    let arg_kept = env.grouped_sums_kept() > 0;
     (out, arg_kept)
 }
 
@@ -1241,4 +1241,33 @@ fn a_sum_whose_last_predicate_reads_a_variable_adds_each_element_to_its_values_t
             .all(|(planned, evaluated)| planned.is_none() && evaluated.is_err()),
         "{sums:?}"
     );
+}
+
+#[test]
+fn a_sum_by_a_variables_value_is_walked_once_the_kept_totals_are_many() {
+    // a sum of BR-S-08's shape at every line would keep totals for each line, each
+    // found by comparing them all: past 32 the sum is walked, as before, and answers
+    // the same
+    let dom = Dom::read(RATES.as_bytes()).unwrap();
+    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+    for top in 0..32 {
+        assert!(env.room_for_grouped_sum());
+        let arg = std::sync::Arc::new(parse(&format!("sum(x{top})")).unwrap());
+        env.keep_grouped_sum(&arg, top, None);
+    }
+    assert!(!env.room_for_grouped_sum());
+    let e = parse(RATE_SUM).unwrap();
+    let num = Num::of(&e).unwrap();
+    let category = (0..u32::try_from(dom.len()).unwrap())
+        .find(|&n| dom.name(n) == "TaxCategory")
+        .unwrap();
+    env.bind(
+        std::borrow::Cow::Borrowed("rate"),
+        [Item::Num(Some(Decimal::from(21)))],
+    );
+    assert_eq!(
+        num.value(&mut env, category),
+        Some(Some("125.50".parse().unwrap()))
+    );
+    assert_eq!(env.grouped_sums_kept(), 32, "nothing more kept");
 }
