@@ -2109,7 +2109,7 @@ impl Nodes {
     /// where the walk compared each node's value (its outcome is whether one holds:
     /// not the order of the nodes). `None` when this does not apply: another path, a
     /// focus that is not an element or the document (the walk's), a value that is not
-    /// elements.
+    /// elements without children.
     fn shared_values<'a>(&self, env: &mut Env<'a>, here: At) -> Option<std::sync::Arc<Groups<'a>>> {
         let (Start::Shared(e @ Expr::Shared(id, _), planned), []) =
             (&self.start, self.steps.as_slice())
@@ -2131,9 +2131,14 @@ impl Nodes {
         let dom = env.dom;
         let mut groups = Groups::new();
         for item in value.iter() {
+            // elements without children, whose string value is a slice of the document
+            // (an element's with children would be a copy of its text, kept)
             let Item::Node(n) = *item else {
                 return None;
             };
+            if dom.subtree(n).len() != 1 {
+                return None;
+            }
             groups.entry(dom.string_value(n)).or_default().push(n);
         }
         let groups = std::sync::Arc::new(groups);

@@ -1161,6 +1161,17 @@ fn a_string_compared_with_a_shared_paths_nodes_is_looked_up_in_their_values() {
     let groups = env.known_shared_groups((1, None)).expect("kept");
     let values: Vec<(&str, usize)> = groups.iter().map(|(k, v)| (k.as_ref(), v.len())).collect();
     assert_eq!(values, [(" S ", 1), ("E", 1), ("S", 1)]);
+    // elements with children are walked: their string values would be copies, kept
+    let Expr::Compare(op, general, a, b) = parse("//cac:ClassifiedTaxCategory = 'S21VAT'").unwrap()
+    else {
+        panic!("a comparison")
+    };
+    let e = Expr::Compare(op, general, Box::new(Expr::Shared(2, a)), b);
+    let plan = Plan::of(&e).expect("planned");
+    let evaluated = Env::new(&dom, namespace, 1_000_000, &[]).test_at(&e, Item::Doc);
+    assert_eq!(plan.test(&mut env, dom.root()), Some(false));
+    assert_eq!(evaluated, Ok(false));
+    assert!(env.known_shared_groups((2, None)).is_none());
 }
 
 const RATES: &str = r#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"><cac:TaxTotal><cac:TaxSubtotal><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>21</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal><cac:TaxSubtotal><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>6</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal><cac:TaxSubtotal><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>12</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal></cac:TaxTotal><cac:InvoiceLine><cbc:LineExtensionAmount>100.00</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>21</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:InvoiceLine><cbc:LineExtensionAmount>50</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>6</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:InvoiceLine><cbc:LineExtensionAmount>25.5</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID> S </cbc:ID><cbc:Percent>21.00</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:InvoiceLine><cbc:LineExtensionAmount>1000</cbc:LineExtensionAmount><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>E</cbc:ID><cbc:Percent>21</cbc:Percent></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine><cac:InvoiceLine><cac:Item><cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID></cac:ClassifiedTaxCategory></cac:Item></cac:InvoiceLine></Invoice>"#;
