@@ -743,6 +743,21 @@ impl Nodes {
     }
 }
 
+/// A shared path's value at `focus`, kept once a document: found by its own plan where
+/// it has one, else by the evaluator; `None` when it fails.
+fn shared_value(
+    e: &Expr,
+    planned: Option<&Select>,
+    env: &mut Env<'_>,
+    focus: Item,
+) -> Option<std::sync::Arc<Vec<Item>>> {
+    match planned {
+        Some(select) => env.shared_planned(e, focus, |env| select.value(env)),
+        None => env.shared_at(e, focus),
+    }
+    .ok()
+}
+
 /// The value of a variable bound to one decimal (`Some(Some)`) or to nothing
 /// (`Some(None)`); `None` for another value or a variable not in scope.
 fn var_decimal(env: &Env<'_>, name: &str) -> Option<Option<Decimal>> {
@@ -1437,11 +1452,7 @@ impl Nodes {
                     return None;
                 }
                 let focus = here.item();
-                let value = match planned {
-                    Some(select) => env.shared_planned(e, focus, |env| select.value(env)),
-                    None => env.shared_at(e, focus),
-                }
-                .ok()?;
+                let value = shared_value(e, planned.as_deref(), env, focus)?;
                 for item in value.iter() {
                     let at = match item {
                         Item::Node(n) => At::Node(*n),
@@ -2123,11 +2134,7 @@ impl Nodes {
         if let Some(kept) = env.known_shared_groups(key) {
             return Some(kept);
         }
-        let value = match planned {
-            Some(select) => env.shared_planned(e, here.item(), |env| select.value(env)),
-            None => env.shared_at(e, here.item()),
-        }
-        .ok()?;
+        let value = shared_value(e, planned.as_deref(), env, here.item())?;
         let dom = env.dom;
         let mut groups = Groups::new();
         for item in value.iter() {
@@ -2176,18 +2183,11 @@ impl Nodes {
         let groups = if let Some(kept) = env.known_shared_groups(key) {
             kept
         } else {
-            let value = match planned {
-                Some(select) => env.shared_planned(e, Item::Doc, |env| select.value(env)),
-                None => env.shared_at(e, Item::Doc),
-            }
-            .ok()?;
-            if !value.iter().all(|i| matches!(i, Item::Node(_))) {
-                return None;
-            }
+            let value = shared_value(e, planned.as_deref(), env, Item::Doc)?;
             let mut groups = Groups::new();
             for item in value.iter() {
                 let Item::Node(top) = *item else {
-                    continue;
+                    return None;
                 };
                 let dom = env.dom;
                 let mut named = dom.children_named(top, Some(ns), name);
@@ -2240,11 +2240,7 @@ impl Nodes {
         let tops: Option<std::sync::Arc<Vec<Item>>> = match &self.start {
             Start::Doc => None,
             Start::Shared(e, planned) => {
-                let value = match planned {
-                    Some(select) => env.shared_planned(e, Item::Doc, |env| select.value(env)),
-                    None => env.shared_at(e, Item::Doc),
-                }
-                .ok()?;
+                let value = shared_value(e, planned.as_deref(), env, Item::Doc)?;
                 let sorted = value.windows(2).all(|w| match w {
                     [Item::Node(before), Item::Node(after)] => before < after,
                     _ => false,
