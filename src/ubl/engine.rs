@@ -320,16 +320,17 @@ fn expressions(c: &mut Compiled) -> Vec<&mut Expr> {
 /// category): evaluated once a document, its value is then reused. A start is never
 /// cut right after `//` (that would keep every element of the document).
 fn share(c: &mut Compiled) {
-    let mut seen: Vec<(Expr, usize)> = Vec::new();
+    let mut seen = Starts::default();
     for e in expressions(c) {
         count_root_paths(e, &mut seen);
     }
-    let shared: Vec<Expr> = seen
-        .into_iter()
-        .filter(|(_, n)| *n > 1)
-        .map(|(e, _)| e)
-        .collect();
-    if shared.is_empty() {
+    let mut shared = Starts::default();
+    for (e, n) in seen.list {
+        if n > 1 {
+            shared.add(e, n);
+        }
+    }
+    if shared.list.is_empty() {
         return;
     }
     let marked = nested(&shared);
@@ -348,13 +349,19 @@ fn share(c: &mut Compiled) {
 /// Each shared path as [`Expr::Shared`], its value found from the longest shorter
 /// shared path it starts with, if any (`//cac:ClassifiedTaxCategory[…='VAT']` is then
 /// filtered once a document, not again for each VAT category that follows it).
-fn nested(shared: &[Expr]) -> Vec<Expr> {
-    let steps_of = |e: &Expr| root_steps(e).map_or(0, <[Step]>::len);
-    let mut order: Vec<usize> = (0..shared.len()).collect();
-    order.sort_by_key(|&i| steps_of(shared.get(i).unwrap_or(&Expr::Root)));
-    let mut marked: Vec<Option<Expr>> = vec![None; shared.len()];
+fn nested(shared: &Starts) -> Vec<Expr> {
+    let starts = &shared.list;
+    let steps_of = |i: usize| {
+        starts
+            .get(i)
+            .and_then(|(e, _)| root_steps(e))
+            .map_or(0, <[Step]>::len)
+    };
+    let mut order: Vec<usize> = (0..starts.len()).collect();
+    order.sort_by_key(|&i| steps_of(i));
+    let mut marked: Vec<Option<Expr>> = vec![None; starts.len()];
     for i in order {
-        let Some(e) = shared.get(i) else {
+        let Some((e, _)) = starts.get(i) else {
             continue;
         };
         let steps = root_steps(e).unwrap_or(&[]);
@@ -471,14 +478,70 @@ fn cuts(steps: &[Step]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
-fn count_root_paths(e: &mut Expr, seen: &mut Vec<(Expr, usize)>) {
+/// Starts of paths from the root (`/`, then steps), each with a count, in the order
+/// first met, found by a key of their steps' axes, names and numbers of predicates
+/// ([`steps_key`]) and then compared whole among the few of that key. Found by
+/// comparing each with them all, they were 37 M of the 124 M instructions of compiling
+/// the layers (callgrind, the first check of a process, issue 30).
+#[derive(Default)]
+struct Starts {
+    list: Vec<(Expr, usize)>,
+    by_key: std::collections::HashMap<u64, Vec<usize>>,
+}
+
+impl Starts {
+    /// The index of the start whose steps are `steps`.
+    fn find(&self, steps: &[Step]) -> Option<usize> {
+        self.by_key.get(&steps_key(steps))?.iter().copied().find(
+            |&i| matches!(self.list.get(i), Some((Expr::Path(_, s), _)) if s.as_slice() == steps),
+        )
+    }
+
+    /// Counts `steps` as a start once more.
+    fn count(&mut self, steps: &[Step]) {
+        match self.find(steps).and_then(|i| self.list.get_mut(i)) {
+            Some((_, n)) => *n += 1,
+            None => self.add(Expr::Path(Box::new(Expr::Root), steps.to_vec()), 1),
+        }
+    }
+
+    /// A start met `n` times: `e` is `/` then its steps.
+    fn add(&mut self, e: Expr, n: usize) {
+        let key = match &e {
+            Expr::Path(_, steps) => steps_key(steps),
+            _ => 0,
+        };
+        self.by_key.entry(key).or_default().push(self.list.len());
+        self.list.push((e, n));
+    }
+}
+
+/// A key of steps: their number, and each one's kind, axis, test (a name by its
+/// number) and number of predicates. Equal steps have equal keys.
+fn steps_key(steps: &[Step]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    steps.len().hash(&mut h);
+    for step in steps {
+        match step {
+            Step::Axis(axis, test, preds) => {
+                std::mem::discriminant(axis).hash(&mut h);
+                std::mem::discriminant(test).hash(&mut h);
+                if let Test::Name(q) = test {
+                    q.id.hash(&mut h);
+                }
+                preds.len().hash(&mut h);
+            }
+            Step::Expr(_) => u8::MAX.hash(&mut h),
+        }
+    }
+    h.finish()
+}
+
+fn count_root_paths(e: &mut Expr, seen: &mut Starts) {
     if let Some(steps) = root_steps(e) {
         for k in cuts(steps) {
-            let start = Expr::Path(Box::new(Expr::Root), steps.get(..k).unwrap_or(&[]).to_vec());
-            match seen.iter_mut().find(|(x, _)| *x == start) {
-                Some((_, n)) => *n += 1,
-                None => seen.push((start, 1)),
-            }
+            seen.count(steps.get(..k).unwrap_or(&[]));
         }
         return;
     }
@@ -489,17 +552,14 @@ fn count_root_paths(e: &mut Expr, seen: &mut Vec<(Expr, usize)>) {
 
 /// The longest start of a path from the root, at most `most` steps, that is shared:
 /// its length and its number.
-fn longest_shared(steps: &[Step], most: usize, shared: &[Expr]) -> Option<(usize, usize)> {
+fn longest_shared(steps: &[Step], most: usize, shared: &Starts) -> Option<(usize, usize)> {
     cuts(steps)
         .filter(|&k| k <= most)
-        .filter_map(|k| {
-            let start = Expr::Path(Box::new(Expr::Root), steps.get(..k)?.to_vec());
-            shared.iter().position(|x| *x == start).map(|id| (k, id))
-        })
+        .filter_map(|k| shared.find(steps.get(..k)?).map(|id| (k, id)))
         .last()
 }
 
-fn mark_root_paths(e: &mut Expr, shared: &[Expr], marked: &[Expr]) {
+fn mark_root_paths(e: &mut Expr, shared: &Starts, marked: &[Expr]) {
     if let Some(steps) = root_steps(e) {
         let longest = longest_shared(steps, steps.len(), shared);
         let start = longest.and_then(|(k, id)| Some((k, marked.get(id)?.clone())));

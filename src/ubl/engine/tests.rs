@@ -361,3 +361,37 @@ fn a_shared_path_followed_by_an_absent_name_reaches_nothing_in_plan_and_evaluato
     assert_eq!(plans.differ, Vec::<String>::new());
     assert_eq!(report, check(&dom));
 }
+
+#[test]
+fn a_start_of_paths_from_the_root_is_counted_once_for_each_path_met_and_found_whole() {
+    // `Starts` finds a start by a key of its steps, then compares the steps whole:
+    // two starts of one key (same axes, names and numbers of predicates, other
+    // predicates) stay two
+    let steps = |text: &str| match parse(text).unwrap() {
+        Expr::Path(_, steps) => steps,
+        other => panic!("not a path: {other:?}"),
+    };
+    let a = steps("/ubl:Invoice/cac:TaxTotal[cbc:TaxAmount]");
+    let b = steps("/ubl:Invoice/cac:TaxTotal[cbc:RoundingAmount]");
+    assert_eq!(steps_key(&a), steps_key(&b));
+    let mut seen = Starts::default();
+    seen.count(&a);
+    seen.count(&b);
+    seen.count(&a);
+    seen.count(a.get(..1).unwrap());
+    let counts: Vec<usize> = seen.list.iter().map(|(_, n)| *n).collect();
+    assert_eq!(counts, [2, 1, 1]);
+    assert_eq!(seen.find(&b), Some(1));
+    assert_eq!(seen.find(a.get(..1).unwrap()), Some(2));
+    assert_eq!(seen.find(&steps("/ubl:Invoice/cac:TaxTotal")), None);
+    // every layer shares the paths it did when they were found by comparing each with
+    // them all: the VAT categories' lines (`//cac:InvoiceLine`, then on)
+    let c = compiled(Layer::Cen);
+    assert!(c.shared.len() > 1);
+    for (i, (e, _)) in c.shared.iter().enumerate() {
+        assert!(
+            matches!(e, Expr::Shared(id, _) if *id as usize == i),
+            "shared path {i}: {e:?}"
+        );
+    }
+}

@@ -729,3 +729,30 @@ fn a_variables_sequence_is_reused_only_when_nothing_else_holds_it() {
     assert_eq!(*held, vec![Item::Num(Some(Decimal::ONE))]);
     assert_eq!(*env.vars[0].1, vec![Item::Num(Some(Decimal::TWO))]);
 }
+
+#[test]
+fn a_name_test_has_one_number_in_the_process_and_another_name_another() {
+    // the evaluator's table of names is indexed by that number (`QName::id`)
+    let ids = |text: &str| {
+        let mut out = Vec::new();
+        super::parse::any(&parse(text).unwrap(), &mut |e| {
+            if let super::parse::Expr::Path(_, steps) = e {
+                for s in steps {
+                    if let super::parse::Step::Axis(_, super::parse::Test::Name(q), _) = s {
+                        out.push(q.id);
+                    }
+                }
+            }
+            false
+        });
+        out
+    };
+    let first = ids("cac:Item/cbc:Name | cbc:Name | cac:Item");
+    assert_eq!(first.len(), 4);
+    assert_eq!(first.first(), first.get(3));
+    assert_eq!(first.get(1), first.get(2));
+    assert_ne!(first.first(), first.get(1));
+    // in another expression, parsed later: the same numbers; another prefix, another
+    assert_eq!(ids("cbc:Name"), [first[1]]);
+    assert_ne!(ids("cac:Name"), [first[1]]);
+}
