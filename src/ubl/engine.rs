@@ -31,7 +31,7 @@
 //! `@currencyID = $documentCurrencyCode`, `some $code in $ISO4217 satisfies …`).
 
 use super::dom::{Dom, NodeId};
-use super::xpath::eval::{Env, Function, Item, Seq};
+use super::xpath::eval::{static_name, Env, Function, Item, Seq};
 use super::xpath::parse::{
     any, children_mut, focus_reads, parse, reads_outside, Axis, Expr, Step, Test,
 };
@@ -189,7 +189,7 @@ fn compile(layer: Layer) -> Compiled {
             let variables = VARIABLES
                 .iter()
                 .filter(|v| v.layer == layer && v.rule == Some((a.pattern, a.priority)))
-                .map(|v| (v.name, parse(v.value)))
+                .map(|v| (static_name(v.name), parse(v.value)))
                 .collect();
             rules.push((
                 a.priority,
@@ -227,7 +227,7 @@ fn compile(layer: Layer) -> Compiled {
     let globals = VARIABLES
         .iter()
         .filter(|v| v.layer == layer && v.rule.is_none())
-        .map(|v| (v.name, parse(v.value)))
+        .map(|v| (static_name(v.name), parse(v.value)))
         .collect();
     let mut compiled = Compiled {
         layer,

@@ -655,13 +655,7 @@ impl Env<'_> {
             (x, Expr::Var(v)) | (Expr::Var(v), x) if matches!(op, Cmp::Eq | Cmp::Ne) => (x, v),
             _ => return Ok(None),
         };
-        let Some(list) = self
-            .vars
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, s)| s)
-        else {
+        let Some(list) = self.var(name) else {
             return Ok(None);
         };
         if list.len() < 8 || !list.iter().all(|i| matches!(i, Item::Str(_))) {
@@ -676,12 +670,7 @@ impl Env<'_> {
                 _ => return Ok(None),
             }
         }
-        let list = self
-            .vars
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, s)| s);
+        let list = self.var(name);
         Ok(list.map(|list| {
             texts.iter().any(|t| {
                 list.iter().any(|i| match i {
@@ -1767,8 +1756,8 @@ impl<'a> Env<'a> {
                 Lit::Bool(name == "true")
             }
             Expr::Var(v) => {
-                bound = match self.vars.iter().rev().find(|(n, _)| n == v) {
-                    Some((_, value)) => std::sync::Arc::clone(value),
+                bound = match self.var(v) {
+                    Some(value) => std::sync::Arc::clone(value),
                     None => return Ok(None),
                 };
                 match bound.as_slice() {
@@ -2199,14 +2188,9 @@ impl<'a> Env<'a> {
                 _ => true,
             },
             // a variable bound to a boolean or to nodes
-            Expr::Var(v) => self
-                .vars
-                .iter()
-                .rev()
-                .find(|(n, _)| n == v)
-                .is_some_and(|(_, s)| {
-                    matches!(s.as_slice(), [] | [Item::Bool(_)]) || s.iter().all(is_node)
-                }),
+            Expr::Var(v) => self.var(v).is_some_and(|s| {
+                matches!(s.as_slice(), [] | [Item::Bool(_)]) || s.iter().all(is_node)
+            }),
             Expr::Seq(list) => matches!(list.as_slice(), [one] if self.boolean_valued(one)),
             _ => false,
         }
@@ -2242,8 +2226,8 @@ impl<'a> Env<'a> {
             Expr::Call(..) => From::One(self.current.clone()),
             Expr::Seq(_) | Expr::Union(..) => From::Below(f.item()?.clone()),
             Expr::Shared(..) => From::Many(self.shared_value(start, f)?),
-            Expr::Var(v) => match self.vars.iter().rev().find(|(n, _)| n == v) {
-                Some((_, value)) => From::Many(std::sync::Arc::clone(value)),
+            Expr::Var(v) => match self.var(v) {
+                Some(value) => From::Many(std::sync::Arc::clone(value)),
                 None => return Ok(None),
             },
             _ => return Ok(None),
@@ -2860,8 +2844,8 @@ impl<'a> Env<'a> {
                 [one] => return self.one_item(one, f),
                 _ => return Ok(None),
             },
-            Expr::Var(v) => match self.vars.iter().rev().find(|(n, _)| n == v) {
-                Some((_, value)) => match value.as_slice() {
+            Expr::Var(v) => match self.var(v) {
+                Some(value) => match value.as_slice() {
                     [] => None,
                     [x] => Some(x.clone()),
                     _ => return Ok(None),
@@ -3303,12 +3287,19 @@ impl Env<'_> {
 
     /// A variable's value.
     fn variable(&self, name: &str) -> Result<&Seq, Error> {
+        self.var(name)
+            .map(|s| &**s)
+            .ok_or_else(|| format!("the variable ${name} is not bound"))
+    }
+
+    /// The innermost variable in scope of a name: by [`same_name`], which the names
+    /// of the engine's rules and plans ([`static_name`]) pass by their address.
+    pub(crate) fn var(&self, name: &str) -> Option<&std::sync::Arc<Seq>> {
         self.vars
             .iter()
             .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, s)| &**s)
-            .ok_or_else(|| format!("the variable ${name} is not bound"))
+            .find(|(n, _)| same_name(n, name))
+            .map(|(_, s)| s)
     }
 
     /// `$v[p]` where `p` does not read the focus and is a number: the item at that
@@ -3679,6 +3670,36 @@ fn arith(op: Arith, x: &Atom, y: &Atom) -> Result<Item, Error> {
 }
 
 /// Arithmetic on two decimals, as XPath computes it (also [`super::plan`]'s).
+/// A variable's name kept once for the whole process, so that the same name is at the
+/// same address: the names of the variables of the layers' rules and of their plans
+/// ([`super::plan`]), all written in the artefacts the crate compiles (a bounded set,
+/// never a name read from a document). A plan's `$val` (`u:slack` written out, at each
+/// line of a document) was bound as a copy of its name, and each lookup of a variable
+/// compared names by `memcmp`: about 700 of PEPPOL-EN16931-R120's 2 740 instructions a
+/// line (callgrind, issue 30).
+pub(crate) fn static_name(name: &str) -> &'static str {
+    static NAMES: std::sync::Mutex<Option<std::collections::HashSet<&'static str>>> =
+        std::sync::Mutex::new(None);
+    let mut names = NAMES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let names = names.get_or_insert_with(std::collections::HashSet::new);
+    if let Some(&kept) = names.get(name) {
+        return kept;
+    }
+    let kept: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.insert(kept);
+    kept
+}
+
+/// Whether two variables' names are the same: at the same address ([`static_name`]),
+/// else compared byte by byte in place (a name is a few bytes: a call of `memcmp` for
+/// each cost more than the comparison).
+pub(crate) fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && (std::ptr::eq(a.as_ptr(), b.as_ptr()) || a.bytes().zip(b.bytes()).all(|(x, y)| x == y))
+}
+
 pub(super) fn decimal_arith(op: Arith, a: Decimal, b: Decimal) -> Result<Decimal, Error> {
     let v = match op {
         Arith::Add => a.checked_add(b),

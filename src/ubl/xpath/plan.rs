@@ -86,7 +86,8 @@
 
 use super::eval::{
     boolean_of_text, compare_untyped, decimal_arith, double_arith_decimal, ordering_ok,
-    parse_number, reads_scope, regex, untyped_double, Env, Groups, Item, Key, SumGroups,
+    parse_number, reads_scope, regex, static_name, untyped_double, Env, Groups, Item, Key,
+    SumGroups,
 };
 use super::parse::{
     any, boolean_function, conjuncts, leading_conjuncts, Arith, Axis, Cmp, Expr, QName, Reads,
@@ -132,13 +133,13 @@ pub enum Plan {
     Num(Num, Cmp, Num),
     /// `every $v in n satisfies p` (`some`: false), `n` one decimal or none (true for
     /// every, false for some).
-    Quantified(bool, String, Num, Box<Plan>),
+    Quantified(bool, &'static str, Num, Box<Plan>),
     /// `p = $v`, a general `=` of the nodes a path reaches with a variable's strings
     /// (`@currencyID = $documentCurrencyCode`), and `some $c in $list satisfies p =
     /// $c`, the same test (the code lists: `some $code in $ISO4217 satisfies
     /// @currencyID = $code`): true when one node's string value is one of the
     /// strings. A variable holding anything but strings: not planned at run time.
-    AnyVar(Nodes, String),
+    AnyVar(Nodes, &'static str),
     /// `matches(t, 'pattern')`: the pattern compiled once, when the layer is, by the
     /// evaluator's own compiler (`eval::regex`).
     Matches(Text, Pattern),
@@ -196,7 +197,7 @@ pub enum Num {
     /// reaches none (several: not planned at run time).
     Else(Nodes, Box<Num>),
     /// A variable bound to one decimal or to nothing.
-    Var(String),
+    Var(&'static str),
     /// `xs:decimal(a op b)` where an operand is a node's text: an untyped value, so the
     /// arithmetic is in doubles (as XPath 2.0 promotes it), then cast.
     CastDouble(Arith, Box<Operand>, Box<Operand>),
@@ -399,11 +400,11 @@ impl Plan {
             Expr::Context | Expr::Shared(..) => Plan::Exists(Nodes::of(e)?),
             Expr::Quantified(every, binds, sat) => match binds.as_slice() {
                 [(name, Expr::Var(list))] if !*every && Plan::member(name, sat).is_some() => {
-                    Plan::AnyVar(Plan::member(name, sat)?, list.clone())
+                    Plan::AnyVar(Plan::member(name, sat)?, static_name(list))
                 }
                 [(name, over)] => Plan::Quantified(
                     *every,
-                    name.clone(),
+                    static_name(name),
                     Num::of(over)?,
                     Box::new(Plan::of(sat)?),
                 ),
@@ -430,8 +431,8 @@ impl Plan {
             return None;
         };
         Some(match (Num::of(other), Nodes::of(other)) {
-            (Some(number), _) => Plan::Num(number, Cmp::Eq, Num::Var(var.clone())),
-            (None, Some(nodes)) => Plan::AnyVar(nodes, var.clone()),
+            (Some(number), _) => Plan::Num(number, Cmp::Eq, Num::Var(static_name(var))),
+            (None, Some(nodes)) => Plan::AnyVar(nodes, static_name(var)),
             _ => return None,
         })
     }
@@ -598,7 +599,7 @@ impl Plan {
                 None => *every,
                 Some(d) => {
                     let scope = env.vars.len();
-                    env.bind(Cow::Owned(name.clone()), [Item::Num(Some(d))]);
+                    env.bind(Cow::Borrowed(*name), [Item::Num(Some(d))]);
                     let holds = sat.at(env, here);
                     env.unbind(scope);
                     holds?
@@ -761,7 +762,7 @@ fn shared_value(
 /// The value of a variable bound to one decimal (`Some(Some)`) or to nothing
 /// (`Some(None)`); `None` for another value or a variable not in scope.
 fn var_decimal(env: &Env<'_>, name: &str) -> Option<Option<Decimal>> {
-    match env.vars.iter().rev().find(|(n, _)| n == name)?.1.as_slice() {
+    match env.var(name)?.as_slice() {
         [Item::Num(Some(d))] => Some(Some(*d)),
         [] => Some(None),
         _ => None,
@@ -851,7 +852,7 @@ impl Num {
                 [one] => Num::of(one)?,
                 _ => return None,
             },
-            Expr::Var(v) => Num::Var(v.clone()),
+            Expr::Var(v) => Num::Var(static_name(v)),
             Expr::Arith(op, a, b) => Num::Arith(*op, Box::new(Num::of(a)?), Box::new(Num::of(b)?)),
             Expr::If(c, t, f) => Num::choice(Plan::of(c)?, Num::of(t)?, Num::of(f)?),
             Expr::Path(..) => {
@@ -1272,7 +1273,7 @@ impl Text {
 /// [`Plan::AnyVar`]: whether one node `p` reaches has a string value among the
 /// strings variable `v` holds; `None` when it holds another item.
 fn any_of_var(p: &Nodes, v: &str, env: &mut Env<'_>, here: At) -> Option<bool> {
-    let list = std::sync::Arc::clone(&env.vars.iter().rev().find(|(n, _)| n == v)?.1);
+    let list = std::sync::Arc::clone(env.var(v)?);
     if !list.iter().all(|i| matches!(i, Item::Str(_))) {
         return None;
     }

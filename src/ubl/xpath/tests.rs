@@ -756,3 +756,30 @@ fn a_name_test_has_one_number_in_the_process_and_another_name_another() {
     assert_eq!(ids("cbc:Name"), [first[1]]);
     assert_ne!(ids("cac:Name"), [first[1]]);
 }
+
+#[test]
+fn a_variables_name_is_kept_once_and_the_innermost_binding_of_a_name_is_found() {
+    use super::eval::{same_name, static_name};
+    use std::borrow::Cow;
+    let a = static_name("quantity");
+    let b = static_name(&String::from("quantity"));
+    assert!(std::ptr::eq(a, b));
+    assert!(!std::ptr::eq(a, static_name("priceAmount")));
+    // names at other addresses compare by their bytes
+    assert!(same_name(a, &String::from("quantity")));
+    assert!(!same_name(a, "quantitx"));
+    assert!(!same_name(a, "quantit"));
+    let dom = Dom::read(b"<a/>").unwrap();
+    let mut env = Env::new(&dom, ns, 1_000, &[]);
+    env.bind(Cow::Borrowed(a), [Item::Str("outer".into())]);
+    env.bind(
+        Cow::Owned("priceAmount".into()),
+        [Item::Str("other".into())],
+    );
+    env.bind(Cow::Owned("quantity".into()), [Item::Str("inner".into())]);
+    let found = |env: &Env<'_>, name: &str| format!("{:?}", env.var(name).map(|s| s.to_vec()));
+    assert!(found(&env, "quantity").contains("inner"));
+    env.unbind(2);
+    assert!(found(&env, b).contains("outer"));
+    assert_eq!(found(&env, "price"), "None");
+}
