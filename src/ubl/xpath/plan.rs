@@ -561,14 +561,22 @@ impl Plan {
                 let At::Node(n) = here else { return None };
                 env.dom.subtree(n).len() > 1
             }
-            Plan::Exists(p) => {
-                let mut found = false;
-                p.walk(env, here, &mut |_, _| {
-                    found = true;
-                    Some(false)
-                })?;
-                found
-            }
+            // one child step by name (`exists(cbc:LineExtensionAmount)`, at every line):
+            // its children walked without the walk's dynamic call for each node
+            Plan::Exists(p) => match (p.one_child_step(), here) {
+                (Some(Some(q)), At::Node(n)) => {
+                    env.spend().ok()?;
+                    !named_children(q, n, env, |_, _| Some(false))?
+                }
+                _ => {
+                    let mut found = false;
+                    p.walk(env, here, &mut |_, _| {
+                        found = true;
+                        Some(false)
+                    })?;
+                    found
+                }
+            },
             Plan::Str(t, op, lit) => ordering_ok(*op, t.at(env, here)?.as_ref().cmp(lit.as_str())),
             Plan::Blank(Text::Focus) => blank(env, here)?,
             Plan::Blank(Text::Of(p)) => match one(p, env, here)? {
@@ -980,10 +988,15 @@ impl Num {
             }
             Num::Count(p) => {
                 let mut count = 0u64;
-                p.walk(env, here, &mut |_, _| {
+                let mut one_more = |_: &mut Env<'_>, _| {
                     count = count.saturating_add(1);
                     Some(true)
-                })?;
+                };
+                match (p.one_child_step(), here) {
+                    // `count(cbc:Note) <= 1`, at every line: as `Plan::Exists`
+                    (Some(name), At::Node(n)) => children_named(name, n, env, one_more)?,
+                    _ => p.walk(env, here, &mut one_more)?,
+                }
                 Some(Decimal::from(count))
             }
             Num::Length(t) => Some(Decimal::from(t.at(env, here)?.chars().count())),

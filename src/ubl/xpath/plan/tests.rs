@@ -1,4 +1,4 @@
-use super::{within, Num, Plan, Select, Text};
+use super::{within, At, Nodes, Num, Plan, Select, Text};
 use crate::ubl::dom::Dom;
 use crate::ubl::engine::namespace;
 use crate::ubl::xpath::eval::{Env, Item};
@@ -1281,4 +1281,44 @@ fn a_sum_by_a_variables_value_is_walked_once_the_kept_totals_are_many() {
         Some(Some("125.50".parse().unwrap()))
     );
     assert_eq!(env.grouped_sums_kept(), 32, "nothing more kept");
+}
+
+#[test]
+fn exists_and_count_of_one_child_step_answer_and_spend_as_the_walk_at_every_element() {
+    // `exists(cbc:Note)` and `count(cbc:Note)` walk the element's children of that
+    // name without the walk's dynamic call: the same answer as the evaluator, and
+    // the same steps of the budget as the walk of the same path
+    let dom = Dom::read(DOC.as_bytes()).unwrap();
+    for name in ["cbc:Note", "cbc:ID", "cac:Item", "cbc:Nothing"] {
+        let path = Nodes::of(&parse(name).unwrap()).unwrap();
+        for n in 0..u32::try_from(dom.len()).unwrap() {
+            let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+            let mut walked = 0u64;
+            path.walk(&mut env, At::Node(n), &mut |_, _| {
+                walked += 1;
+                Some(true)
+            })
+            .unwrap();
+            let walk_spent = 1_000_000 - env.fuel;
+            for (expr, expected) in [
+                (format!("exists({name})"), walked > 0),
+                (format!("count({name}) = {walked}"), true),
+            ] {
+                let e = parse(&expr).unwrap();
+                let plan = Plan::of(&e).unwrap();
+                let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+                assert_eq!(plan.test(&mut env, n), Some(expected), "{expr} at {n}");
+                assert_eq!(
+                    env.test_at(&e, Item::Node(n)),
+                    Ok(expected),
+                    "{expr} at {n}"
+                );
+                if expr.starts_with("count") {
+                    let mut env = Env::new(&dom, namespace, 1_000_000, &[]);
+                    plan.test(&mut env, n);
+                    assert_eq!(1_000_000 - env.fuel, walk_spent, "{expr} at {n}");
+                }
+            }
+        }
+    }
 }
