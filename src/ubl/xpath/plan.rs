@@ -563,12 +563,11 @@ impl Plan {
             }
             // one child step by name (`exists(cbc:LineExtensionAmount)`, at every line):
             // its children walked without the walk's dynamic call for each node
-            Plan::Exists(p) => match (p.one_child_step(), here) {
-                (Some(Some(q)), At::Node(n)) => {
+            Plan::Exists(p) => {
+                if let (Some(Some(q)), At::Node(n)) = (p.one_child_step(), here) {
                     env.spend().ok()?;
                     !named_children(q, n, env, |_, _| Some(false))?
-                }
-                _ => {
+                } else {
                     let mut found = false;
                     p.walk(env, here, &mut |_, _| {
                         found = true;
@@ -576,7 +575,7 @@ impl Plan {
                     })?;
                     found
                 }
-            },
+            }
             Plan::Str(t, op, lit) => ordering_ok(*op, t.at(env, here)?.as_ref().cmp(lit.as_str())),
             Plan::Blank(Text::Focus) => blank(env, here)?,
             Plan::Blank(Text::Of(p)) => match one(p, env, here)? {
