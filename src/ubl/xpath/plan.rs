@@ -16,7 +16,8 @@
 //!
 //! How a plan walks (each measured on the 500-line document, issue 30):
 //! - a path of one child step without predicates (`cbc:ID`, `*`, the artefacts' most
-//!   frequent) scans the element's children directly (`children_named`);
+//!   frequent) scans the element's children directly (`children_named`), and so do
+//!   `exists` and `count` of it, without the walk's dynamic call for each node;
 //! - a child step by name walks the children of that name
 //!   (`crate::ubl::dom::Dom::children_named`: each child read once for its name and its
 //!   next sibling), and the children it reached, of any name, are spent from the
