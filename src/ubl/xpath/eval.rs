@@ -3669,7 +3669,6 @@ fn arith(op: Arith, x: &Atom, y: &Atom) -> Result<Item, Error> {
     decimal_arith(op, a, b).map(|d| Item::Num(Some(d)))
 }
 
-/// Arithmetic on two decimals, as XPath computes it (also [`super::plan`]'s).
 /// A variable's name kept once for the whole process, so that the same name is at the
 /// same address: the names of the variables of the layers' rules and of their plans
 /// ([`super::plan`]), all written in the artefacts the crate compiles (a bounded set,
@@ -3700,6 +3699,7 @@ pub(crate) fn same_name(a: &str, b: &str) -> bool {
         && (std::ptr::eq(a.as_ptr(), b.as_ptr()) || a.bytes().zip(b.bytes()).all(|(x, y)| x == y))
 }
 
+/// Arithmetic on two decimals, as XPath computes it (also [`super::plan`]'s).
 pub(super) fn decimal_arith(op: Arith, a: Decimal, b: Decimal) -> Result<Decimal, Error> {
     let v = match op {
         Arith::Add => a.checked_add(b),

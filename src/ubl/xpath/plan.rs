@@ -565,17 +565,16 @@ impl Plan {
             // one child step by name (`exists(cbc:LineExtensionAmount)`, at every line):
             // its children walked without the walk's dynamic call for each node
             Plan::Exists(p) => {
-                if let (Some(Some(q)), At::Node(n)) = (p.one_child_step(), here) {
-                    env.spend().ok()?;
-                    !named_children(q, n, env, |_, _| Some(false))?
-                } else {
-                    let mut found = false;
-                    p.walk(env, here, &mut |_, _| {
-                        found = true;
-                        Some(false)
-                    })?;
-                    found
+                let mut found = false;
+                let mut hit = |_: &mut Env<'_>, _| {
+                    found = true;
+                    Some(false)
+                };
+                match (p.one_child_step(), here) {
+                    (Some(name), At::Node(n)) => children_named(name, n, env, hit)?,
+                    _ => p.walk(env, here, &mut hit)?,
                 }
+                found
             }
             Plan::Str(t, op, lit) => ordering_ok(*op, t.at(env, here)?.as_ref().cmp(lit.as_str())),
             Plan::Blank(Text::Focus) => blank(env, here)?,
